@@ -1,0 +1,138 @@
+#include "sample.h"
+#include "png_writer.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace npt::samples {
+
+  namespace {
+
+    // The framework-owned pieces behind a SampleContext.
+    struct OffscreenDevice {
+      ComPtr<ID3D11Device>           device;
+      ComPtr<ID3D11DeviceContext>    context;
+      ComPtr<ID3D11Texture2D>        target;
+      ComPtr<ID3D11RenderTargetView> targetView;
+      ComPtr<ID3D11Texture2D>        staging;
+    };
+
+    Status createOffscreenDevice(const Options& options, OffscreenDevice& out) {
+      // Hardware driver type: wined3d under Wine, and what our d3d11.dll will
+      // remote when the same binary runs through Neptune.
+      const D3D_FEATURE_LEVEL levels[] = { D3D_FEATURE_LEVEL_11_0 };
+      D3D_FEATURE_LEVEL level = {};
+      NPT_CHECK_HR(D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0,
+        levels, 1, D3D11_SDK_VERSION, out.device.put(), &level, out.context.put()));
+
+      D3D11_TEXTURE2D_DESC desc = {};
+      desc.Width = options.width;
+      desc.Height = options.height;
+      desc.MipLevels = 1;
+      desc.ArraySize = 1;
+      desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+      desc.SampleDesc.Count = 1;
+      desc.Usage = D3D11_USAGE_DEFAULT;
+      desc.BindFlags = D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE;
+      NPT_CHECK_HR(out.device->CreateTexture2D(&desc, nullptr, out.target.put()));
+      NPT_CHECK_HR(out.device->CreateRenderTargetView(out.target.get(), nullptr, out.targetView.put()));
+
+      desc.Usage = D3D11_USAGE_STAGING;
+      desc.BindFlags = 0;
+      desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+      NPT_CHECK_HR(out.device->CreateTexture2D(&desc, nullptr, out.staging.put()));
+      return Status::ok();
+    }
+
+    Status readBack(OffscreenDevice& gpu, Image& image) {
+      gpu.context->CopyResource(gpu.staging.get(), gpu.target.get());
+      D3D11_MAPPED_SUBRESOURCE mapped = {};
+      NPT_CHECK_HR(gpu.context->Map(gpu.staging.get(), 0, D3D11_MAP_READ, 0, &mapped));
+      const size_t rowBytes = size_t(image.width()) * 4;
+      for (uint32_t y = 0; y < image.height(); y++) {
+        std::memcpy(image.bytes() + y * rowBytes,
+          static_cast<const uint8_t*>(mapped.pData) + size_t(y) * mapped.RowPitch, rowBytes);
+      }
+      gpu.context->Unmap(gpu.staging.get(), 0);
+      return Status::ok();
+    }
+
+    int report(const char* sample, const Status& status) {
+      if (status.code == Status::Code::Skip) {
+        std::printf("%s: SKIP: %s\n", sample, status.message.c_str());
+        return 77;
+      }
+      std::fprintf(stderr, "%s: FAIL: %s\n", sample, status.message.c_str());
+      return 1;
+    }
+
+  }
+
+  int runSample(Sample& sample, int argc, char** argv) {
+    // Unbuffered so output interleaves sanely with Wine's own messages.
+    std::setvbuf(stdout, nullptr, _IONBF, 0);
+
+    Options options;
+    std::string error = parseOptions(argc, argv, options);
+    if (!error.empty()) {
+      std::fprintf(stderr, "%s: %s\n%s", sample.name(), error.c_str(), usageText());
+      return 2;
+    }
+
+    OffscreenDevice gpu;
+    Status status = createOffscreenDevice(options, gpu);
+    if (!status.isOk())
+      return report(sample.name(), status);
+
+    SampleContext sc = { options, gpu.device.get(), gpu.context.get(), gpu.target.get(),
+      gpu.targetView.get(), options.width, options.height };
+
+    status = sample.init(sc);
+    if (!status.isOk())
+      return report(sample.name(), status);
+
+    Image image(options.width, options.height);
+    uint32_t failedFrames = 0;
+
+    for (uint32_t frame = 0; frame < options.frames; frame++) {
+      status = sample.render(sc, frame);
+      if (status.isOk())
+        status = readBack(gpu, image);
+      if (!status.isOk())
+        return report(sample.name(), status);
+
+      std::printf("frame %u %016" PRIx64 "\n", frame, image.checksum());
+
+      if (!options.outDir.empty()) {
+        char name[64];
+        std::snprintf(name, sizeof(name), "%s-%04u.png", sample.name(), frame);
+        std::string path = options.outDir + "\\" + name;
+        std::string pngError = writePng(path, image);
+        if (!pngError.empty())
+          return report(sample.name(), Status::fail(path + ": " + pngError));
+      }
+
+      if (options.check) {
+        FrameCheck check(image);
+        sample.check(sc, frame, check);
+        for (const std::string& failure : check.failures())
+          std::fprintf(stderr, "%s: frame %u: %s\n", sample.name(), frame, failure.c_str());
+        if (!check.failures().empty())
+          failedFrames++;
+      }
+    }
+
+    if (options.check) {
+      if (failedFrames) {
+        std::fprintf(stderr, "%s: FAIL: %u of %u frames failed their checks\n",
+          sample.name(), failedFrames, options.frames);
+        return 1;
+      }
+      if (!options.quiet)
+        std::printf("%s: all %u frames passed their checks\n", sample.name(), options.frames);
+    }
+    return 0;
+  }
+
+}
