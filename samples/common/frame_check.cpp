@@ -44,6 +44,16 @@ namespace npt::samples {
       m_failures.push_back(describe(what, x, y, got, "expected", expected, tolerance));
   }
 
+  void FrameCheck::expectPixelXY(uint32_t x, uint32_t y, Rgba8 expected, int tolerance, const char* what) {
+    if (x >= m_image.width() || y >= m_image.height()) {
+      m_failures.push_back(std::string(what) + ": pixel outside the frame");
+      return;
+    }
+    Rgba8 got = m_image.at(x, y);
+    if (!nearColour(got, expected, tolerance))
+      m_failures.push_back(describe(what, x, y, got, "expected", expected, tolerance));
+  }
+
   void FrameCheck::expectPixelNot(float fx, float fy, Rgba8 unexpected, int tolerance, const char* what) {
     uint32_t x, y;
     pixelAt(fx, fy, x, y);

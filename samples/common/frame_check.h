@@ -15,6 +15,8 @@ namespace npt::samples {
 
     // |channel - expected| <= tolerance for r, g, b and a.
     void expectPixel(float fx, float fy, Rgba8 expected, int tolerance, const char* what);
+    // Absolute pixel coordinates, for samples whose layout is in pixels.
+    void expectPixelXY(uint32_t x, uint32_t y, Rgba8 expected, int tolerance, const char* what);
     // At least one channel differs from `unexpected` by more than tolerance.
     void expectPixelNot(float fx, float fy, Rgba8 unexpected, int tolerance, const char* what);
     void expectDistinctColours(uint32_t atLeast);
