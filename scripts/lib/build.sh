@@ -1,0 +1,26 @@
+# Configures (once) and builds the two build directories from one source tree.
+# Sourced by scripts/test and scripts/demo; NPT_BUILD_DIR overrides the default build/.
+
+npt_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+npt_build=${NPT_BUILD_DIR:-$npt_root/build}
+npt_build_native=$npt_build/native
+npt_build_win=$npt_build/win
+
+npt_configure() {
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    return 0
+  fi
+  meson setup "$@" "$dir" "$npt_root" >"$dir.setup.log" 2>&1 || {
+    cat "$dir.setup.log" >&2
+    return 1
+  }
+}
+
+npt_build_all() {
+  mkdir -p "$npt_build"
+  npt_configure "$npt_build_native"
+  npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt"
+  ninja -C "$npt_build_native"
+  ninja -C "$npt_build_win"
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""Counts the results of one scripts/test run across build directories.
+
+Each meson test counts once, except GoogleTest programs (protocol 'gtest'),
+whose XML report counts every test case. Prints failures by name and ends
+with the line 'N passed, N failed, N skipped'; exits 1 on any failure.
+"""
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+
+def gtest_cases(xml_path):
+    """Yields (name, outcome) for each test case of a GoogleTest XML report."""
+    root = ET.parse(xml_path).getroot()
+    for case in root.iter('testcase'):
+        name = f"{case.get('classname')}.{case.get('name')}"
+        if case.find('failure') is not None or case.find('error') is not None:
+            yield name, 'failed'
+        elif case.get('result') == 'skipped' or case.get('status') == 'notrun' \
+                or case.find('skipped') is not None:
+            yield name, 'skipped'
+        else:
+            yield name, 'passed'
+
+
+def meson_results(build_dir, since):
+    log = os.path.join(build_dir, 'meson-logs', 'testlog.json')
+    if not os.path.exists(log):
+        return
+    with open(log, encoding='utf-8') as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
+
+
+def summarize(build_dirs, since):
+    counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+    failures = []
+    for build_dir in build_dirs:
+        label = os.path.basename(os.path.normpath(build_dir))
+        for test in meson_results(build_dir, since):
+            name, result = test['name'], test['result']
+            xml_path = os.path.join(build_dir, name + '.xml')
+            fresh_xml = os.path.exists(xml_path) and os.path.getmtime(xml_path) >= since
+            case_failures = 0
+            if fresh_xml:
+                try:
+                    for case, outcome in gtest_cases(xml_path):
+                        counts[outcome] += 1
+                        if outcome == 'failed':
+                            case_failures += 1
+                            failures.append(f'{label}: {name}: {case}')
+                except ET.ParseError:
+                    fresh_xml = False
+            if not fresh_xml:
+                if result in ('OK', 'EXPECTEDFAIL'):
+                    counts['passed'] += 1
+                elif result == 'SKIP':
+                    counts['skipped'] += 1
+                else:
+                    counts['failed'] += 1
+                    failures.append(f'{label}: {name}: {result}')
+            elif result not in ('OK', 'EXPECTEDFAIL', 'SKIP') and case_failures == 0:
+                # The program failed outside any test case (crash at exit, timeout...).
+                counts['failed'] += 1
+                failures.append(f'{label}: {name}: {result} outside its test cases')
+    return counts, failures
+
+
+def main():
+    since = float(sys.argv[1])
+    counts, failures = summarize(sys.argv[2:], since)
+    for failure in failures:
+        print(f'FAILED {failure}')
+    print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+    return 1 if counts['failed'] or not counts['passed'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
