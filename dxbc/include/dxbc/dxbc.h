@@ -13,3 +13,4 @@
 #include "dxbc/status.h"
 #include "dxbc/token_scanner.h"
 #include "dxbc/tokens.h"
+#include "dxbc/ddi_strip.h"

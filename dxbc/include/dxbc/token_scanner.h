@@ -31,6 +31,13 @@ struct IoDeclaration {
   uint32_t tokenOffset = 0;        // index of the opcode token
 };
 
+// Components of one input register that instructions read.
+struct RegisterRead {
+  SignatureKind signature = SignatureKind::Input;
+  uint32_t registerIndex = 0;
+  uint8_t mask = 0;
+};
+
 struct ShaderInfo {
   ProgramType type = ProgramType::Pixel;
   uint32_t major = 0;
@@ -45,6 +52,11 @@ struct ShaderInfo {
   bool hasControlPointPhase = false;
   bool usesMinPrecision = false;          // any operand with a min-precision modifier
   uint32_t instructionCount = 0;
+  // Input usage as the instructions show it (fxc's "used" mask of input elements).
+  std::vector<RegisterRead> reads;
+  bool readsComplete = true;        // false if some instruction's operands were not parsed
+  bool inputReadsRelative = false;  // an input was read with a relative register index
+  bool patchReadsRelative = false;
 };
 
 Status scanShader(const ShaderCode& code, ShaderInfo& out);
