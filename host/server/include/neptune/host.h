@@ -1,0 +1,106 @@
+/* Neptune host: C API for embedding the host end of a context in a VMM (a virtio-gpu
+ * context type, a QEMU device) or in neptune-server's workers. The embedder owns the
+ * shared memory and the notification path; this library consumes the guest's rings,
+ * copies every command out, and hands it to a dispatch callback.
+ *
+ * Threading: one thread drives a context (process, idle, push, fences).
+ * Errors: functions return 0 on success or a negative NPT_HOST_E_* code. */
+#ifndef NEPTUNE_HOST_H
+#define NEPTUNE_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPT_HOST_E_INVALID_ARG   (-1)
+#define NPT_HOST_E_LIMIT         (-2) /* geometry exceeds a per-context limit */
+#define NPT_HOST_E_TOO_SMALL     (-3) /* shared memory smaller than the geometry needs */
+#define NPT_HOST_E_OUT_OF_MEMORY (-4)
+
+typedef struct npt_host_geometry {
+  uint32_t ring_count;        /* rings (recording threads / deferred contexts) */
+  uint32_t ring_size;         /* bytes per ring, power of two */
+  uint32_t reply_slot_count;  /* = most replies pending at once, at most 64 */
+  uint32_t reply_slot_size;   /* bytes per reply */
+  uint32_t push_slot_count;   /* host-pushed values (query results) */
+  uint32_t fence_count;       /* host-written 64-bit fence values */
+  uint64_t bulk_size;         /* bulk memory (region 0) inside the shared memory */
+} npt_host_geometry;
+
+typedef struct npt_host_limits {
+  uint32_t max_rings;
+  uint32_t max_ring_size;
+  uint32_t max_reply_slots;   /* pending replies */
+  uint32_t max_push_slots;
+  uint32_t max_fences;
+  uint32_t max_objects;       /* enforced by the object tables of the dispatcher */
+  uint64_t max_bulk_size;
+  uint64_t max_command_size;  /* largest out-of-line command copied out */
+} npt_host_limits;
+
+/* Per-context limits neptune-server uses by default. */
+void npt_host_default_limits(npt_host_limits* limits);
+
+/* Checks a requested geometry; returns 0 or a stable code (ConnectError in
+ * transport/status.h) and, if message is not NULL, a static explanation. */
+uint32_t npt_host_check_geometry(const npt_host_geometry* geometry, const npt_host_limits* limits,
+                                 const char** message);
+/* Bytes of shared memory a geometry needs. */
+uint64_t npt_host_shared_memory_size(const npt_host_geometry* geometry);
+
+typedef struct npt_host_reply npt_host_reply;
+/* Appends to the reply; returns NPT_HOST_E_LIMIT (and the context becomes fatal
+ * after the callback) if the reply slot is too small. */
+int npt_host_reply_write(npt_host_reply* reply, const void* data, size_t size);
+void npt_host_reply_set_status(npt_host_reply* reply, int32_t hresult);
+
+/* cmd is a private copy of one command span (its first 32-bit word is the protocol's
+ * header); reply is NULL for fire-and-forget commands. Return 0 to accept, non-zero to
+ * reject the command, which makes the context fatal. */
+typedef int (*npt_host_dispatch_fn)(void* user, uint32_t ring, const uint8_t* cmd, size_t size,
+                                    npt_host_reply* reply);
+/* Called after a reply completes while the guest blocks on something the host cannot
+ * wake by futex (e.g. send a byte on its socket, inject an interrupt). */
+typedef void (*npt_host_wake_fn)(void* user);
+
+typedef struct npt_host_context npt_host_context;
+
+/* Creates a context; the geometry must pass npt_host_check_geometry with limits. */
+int npt_host_context_create(const npt_host_geometry* geometry, const npt_host_limits* limits,
+                            npt_host_dispatch_fn dispatch, void* user, npt_host_context** out);
+void npt_host_context_destroy(npt_host_context* context);
+
+/* Attaches the context's shared memory (size >= npt_host_shared_memory_size) and
+ * writes its control block. worker_id is informational (shown to the guest). */
+int npt_host_context_attach_memory(npt_host_context* context, void* base, uint64_t size, uint32_t worker_id);
+/* Additional bulk regions (id 1..255) the guest may reference. */
+int npt_host_context_attach_region(npt_host_context* context, uint32_t id, void* base, uint64_t size);
+void npt_host_context_set_waker(npt_host_context* context, npt_host_wake_fn wake, void* user);
+
+/* Notify: executes what the guest published, at most budget commands; returns how many. */
+size_t npt_host_context_process(npt_host_context* context, size_t budget);
+/* Whether published work is waiting. */
+int npt_host_context_has_work(npt_host_context* context);
+/* Announces idle to the guest (it will then ring the doorbell). Returns 0 if work
+ * arrived meanwhile and the context stays busy. */
+int npt_host_context_enter_idle(npt_host_context* context);
+void npt_host_context_leave_idle(npt_host_context* context);
+
+void npt_host_context_push_slot(npt_host_context* context, uint32_t index, const void* data, size_t size);
+void npt_host_context_signal_fence(npt_host_context* context, uint32_t index, uint64_t value);
+
+/* Makes the context fatal: the guest sees DXGI_ERROR_DEVICE_REMOVED. */
+void npt_host_context_make_fatal(npt_host_context* context, uint32_t reason);
+/* 0 while alive, otherwise the first fatal reason (FatalReason in transport/status.h). */
+uint32_t npt_host_context_fatal_reason(const npt_host_context* context);
+const char* npt_host_fatal_reason_name(uint32_t reason);
+const npt_host_limits* npt_host_context_limits(const npt_host_context* context);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

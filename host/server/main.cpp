@@ -1,0 +1,66 @@
+// neptune-server: the native Linux render server. One worker process per context.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "server.h"
+
+using namespace npt::server;
+
+static void usage() {
+  std::fprintf(stderr,
+    "usage: neptune-server --socket PATH [options]\n"
+    "  --socket PATH          UNIX socket guests connect to (PE guests under Wine use PATH.tcp)\n"
+    "  --no-tcp               no loopback TCP listener for PE guests\n"
+    "  --dispatch null|diag   command consumer until the protocol decoder is wired in\n"
+    "  --max-contexts N       contexts (worker processes) at once\n"
+    "  --max-rings N          per-context limits ...\n"
+    "  --max-ring-size BYTES\n"
+    "  --max-bulk BYTES\n"
+    "  --max-reply-slots N    pending replies\n"
+    "  --max-objects N\n"
+    "  --spin-us N            worker polling before it announces idle\n"
+    "  --verbose\n");
+}
+
+int main(int argc, char** argv) {
+  ServerConfig config;
+  npt_host_default_limits(&config.limits);
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        usage();
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--socket") config.socket_path = value();
+    else if (a == "--no-tcp") config.tcp = false;
+    else if (a == "--dispatch") {
+      std::string d = value();
+      if (d == "diag") config.dispatch = DispatchMode::Diag;
+      else if (d == "null") config.dispatch = DispatchMode::Null;
+      else { usage(); return 2; }
+    }
+    else if (a == "--max-contexts") config.max_contexts = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--max-rings") config.limits.max_rings = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--max-ring-size") config.limits.max_ring_size = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--max-bulk") config.limits.max_bulk_size = std::strtoull(value(), nullptr, 0);
+    else if (a == "--max-reply-slots") config.limits.max_reply_slots = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--max-objects") config.limits.max_objects = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--spin-us") config.spin_us = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--verbose") config.verbose = true;
+    else { usage(); return 2; }
+  }
+  if (config.socket_path.empty()) {
+    usage();
+    return 2;
+  }
+  Server server(config);
+  if (!server.start())
+    return 1;
+  std::fprintf(stderr, "neptune-server: listening on %s\n", config.socket_path.c_str());
+  return server.run();
+}

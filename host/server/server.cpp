@@ -1,0 +1,322 @@
+#include "server.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "neptune/transport/handshake.h"
+#include "neptune/transport/host_context.h"
+#include "neptune/transport/layout.h"
+#include "neptune/transport/shared_memory.h"
+#include "neptune/transport/wait.h"
+
+namespace npt::server {
+
+using namespace npt::transport;
+
+namespace {
+
+std::string random_token() {
+  uint8_t bytes[16] = {};
+  int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    if (::read(fd, bytes, sizeof(bytes)) != ssize_t(sizeof(bytes)))
+      std::memset(bytes, 0, sizeof(bytes));
+    ::close(fd);
+  }
+  std::string s;
+  char hex[3];
+  for (uint8_t b : bytes) {
+    std::snprintf(hex, sizeof(hex), "%02x", b);
+    s += hex;
+  }
+  return s;
+}
+
+bool tokens_equal(const char* a, const std::string& b) {
+  // Constant time: the token guards the TCP port against other local users.
+  size_t n = strnlen(a, 64);
+  uint8_t diff = n != b.size();
+  for (size_t i = 0; i < b.size(); i++)
+    diff |= uint8_t(i < n ? a[i] : 0) ^ uint8_t(b[i]);
+  return diff == 0;
+}
+
+}
+
+Server::~Server() {
+  if (m_unix_listener >= 0) {
+    ::close(m_unix_listener);
+    ::unlink(m_config.socket_path.c_str());
+  }
+  if (m_tcp_listener >= 0) {
+    ::close(m_tcp_listener);
+    ::unlink(m_rendezvous_path.c_str());
+  }
+  for (auto& c : m_contexts) {
+    ::kill(c.pid, SIGKILL);
+    ::waitpid(c.pid, nullptr, 0);
+    ::munmap(c.base, c.size);
+  }
+}
+
+bool Server::start() {
+  sockaddr_un addr = {};
+  addr.sun_family = AF_UNIX;
+  if (m_config.socket_path.size() >= sizeof(addr.sun_path)) {
+    std::fprintf(stderr, "neptune-server: socket path too long\n");
+    return false;
+  }
+  std::strcpy(addr.sun_path, m_config.socket_path.c_str());
+  ::unlink(addr.sun_path);
+  m_unix_listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (m_unix_listener < 0 || ::bind(m_unix_listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      ::listen(m_unix_listener, 64) != 0) {
+    std::fprintf(stderr, "neptune-server: cannot listen on %s: %s\n", addr.sun_path, std::strerror(errno));
+    return false;
+  }
+  ::chmod(addr.sun_path, 0600);
+
+  if (m_config.tcp) {
+    // PE guests under Wine 8 have no AF_UNIX; they connect to loopback TCP and prove
+    // they could read the 0600 rendezvous file.
+    m_tcp_listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in in = {};
+    in.sin_family = AF_INET;
+    in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(in);
+    if (m_tcp_listener < 0 || ::bind(m_tcp_listener, reinterpret_cast<sockaddr*>(&in), sizeof(in)) != 0 ||
+        ::listen(m_tcp_listener, 64) != 0 || ::getsockname(m_tcp_listener, reinterpret_cast<sockaddr*>(&in), &len) != 0) {
+      std::fprintf(stderr, "neptune-server: cannot listen on loopback TCP: %s\n", std::strerror(errno));
+      return false;
+    }
+    m_token = random_token();
+    m_rendezvous_path = m_config.socket_path + ".tcp";
+    std::string tmp = m_rendezvous_path + ".new";
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return false;
+    char text[128];
+    int n = std::snprintf(text, sizeof(text), "%u %s\n", unsigned(ntohs(in.sin_port)), m_token.c_str());
+    bool ok = ::write(fd, text, size_t(n)) == n;
+    ::close(fd);
+    if (!ok || ::rename(tmp.c_str(), m_rendezvous_path.c_str()) != 0)
+      return false;
+  }
+
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigprocmask(SIG_BLOCK, &set, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  m_signal_fd = ::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  return m_signal_fd >= 0;
+}
+
+int Server::run() {
+  for (;;) {
+    pollfd fds[3] = {
+      { m_signal_fd, POLLIN, 0 },
+      { m_unix_listener, POLLIN, 0 },
+      { m_tcp_listener, POLLIN, 0 },
+    };
+    int r = ::poll(fds, m_tcp_listener >= 0 ? 3 : 2, -1);
+    if (r < 0 && errno != EINTR)
+      return 1;
+    if (fds[0].revents & POLLIN) {
+      signalfd_siginfo info;
+      bool stop = false;
+      while (::read(m_signal_fd, &info, sizeof(info)) == ssize_t(sizeof(info)))
+        stop |= info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT;
+      reap_workers();
+      if (stop)
+        return 0;
+    }
+    if (fds[1].revents & POLLIN)
+      accept_guest(m_unix_listener, false);
+    if (m_tcp_listener >= 0 && (fds[2].revents & POLLIN))
+      accept_guest(m_tcp_listener, true);
+  }
+}
+
+void Server::mark_removed(Context& c, uint32_t reason) {
+  auto* control = reinterpret_cast<ControlBlock*>(c.base);
+  // Keep the worker's own reason when it declared the context fatal before exiting.
+  if (load_acquire(control->device_state) == kDeviceAlive)
+    store_release(control->fatal_reason, reason);
+  store_seq_cst(control->device_state, uint32_t(kDeviceRemovedState));
+  address_wake_all(&control->device_state);
+  for (uint32_t i = 0; i < c.reply_slots; i++)
+    address_wake_all(reinterpret_cast<uint32_t*>(c.base + c.replies_offset + c.reply_stride * i));
+}
+
+void Server::reap_workers() {
+  int status;
+  pid_t pid;
+  while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+    for (size_t i = 0; i < m_contexts.size(); i++) {
+      if (m_contexts[i].pid != pid)
+        continue;
+      bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (!clean || m_config.verbose)
+        std::fprintf(stderr, "neptune-server: worker %d %s %d\n", pid,
+                     WIFSIGNALED(status) ? "killed by signal" : "exited with", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+      mark_removed(m_contexts[i], clean ? uint32_t(FatalReason::GuestDisconnected) : uint32_t(FatalReason::WorkerDied));
+      ::munmap(m_contexts[i].base, m_contexts[i].size);
+      m_contexts.erase(m_contexts.begin() + long(i));
+      break;
+    }
+  }
+}
+
+void Server::accept_guest(int listener, bool tcp) {
+  Socket conn(::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC));
+  if (!conn.valid())
+    return;
+  if (tcp) {
+    int one = 1;
+    setsockopt(conn.native(), IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof(one));
+  }
+
+  Welcome welcome = {};
+  welcome.magic = kWelcomeMagic;
+  auto refuse = [&](ConnectError e, const char* message) {
+    welcome.error = uint32_t(e);
+    std::snprintf(welcome.message, sizeof(welcome.message), "%s", message);
+    conn.send_all(&welcome, sizeof(welcome));
+    if (m_config.verbose)
+      std::fprintf(stderr, "neptune-server: refused a guest: %s\n", message);
+  };
+
+  // A guest that connects and stays silent must not hold the server for long.
+  Hello hello = {};
+  if (!conn.recv_all(&hello, sizeof(hello), 2000))
+    return;
+  if (hello.magic != kHelloMagic)
+    return refuse(ConnectError::BadMagic, connect_error_name(ConnectError::BadMagic));
+  if (hello.version != kVersion)
+    return refuse(ConnectError::BadVersion, connect_error_name(ConnectError::BadVersion));
+  if (tcp && !tokens_equal(hello.token, m_token))
+    return refuse(ConnectError::BadToken, connect_error_name(ConnectError::BadToken));
+  if (m_contexts.size() >= m_config.max_contexts)
+    return refuse(ConnectError::TooManyContexts, connect_error_name(ConnectError::TooManyContexts));
+
+  npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
+                          hello.push_slot_count, hello.fence_count, hello.bulk_size };
+  const char* message = nullptr;
+  if (uint32_t e = npt_host_check_geometry(&g, &m_config.limits, &message); e != 0) {
+    char text[256];
+    std::snprintf(text, sizeof(text), "%s (limits: %u rings of %u bytes, %u reply slots, %llu bulk bytes)", message,
+                  m_config.limits.max_rings, m_config.limits.max_ring_size, m_config.limits.max_reply_slots,
+                  (unsigned long long)m_config.limits.max_bulk_size);
+    return refuse(ConnectError(e), text);
+  }
+
+  const uint64_t size = npt_host_shared_memory_size(&g);
+  const uint32_t id = m_next_id++;
+  const bool fd_passing = !tcp && (hello.flags & kHelloFdPassing);
+  std::string path;
+  int fd;
+  if (fd_passing) {
+    fd = SharedMapping::create_memfd("neptune-context", size_t(size));
+  } else {
+    char name[96];
+    std::snprintf(name, sizeof(name), "neptune-%d-%u", int(::getpid()), id);
+    path = std::string("/dev/shm/") + name;
+    fd = SharedMapping::create_shm_file(name, size_t(size));
+  }
+  if (fd < 0)
+    return refuse(ConnectError::ServerError, "cannot create shared memory");
+  void* base = ::mmap(nullptr, size_t(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) {
+    ::close(fd);
+    if (!path.empty())
+      ::unlink(path.c_str());
+    return refuse(ConnectError::ServerError, "cannot map shared memory");
+  }
+
+  // Laid out before the guest can map it; the worker rewrites the same values.
+  HostContext::initialize_memory(static_cast<uint8_t*>(base), geometry_from_hello(hello), 0);
+
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    // Worker: dies with the server, and sees only its own guest's memory.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+      ::_exit(1);
+    for (auto& c : m_contexts)
+      ::munmap(c.base, c.size);
+    ::close(m_unix_listener);
+    if (m_tcp_listener >= 0)
+      ::close(m_tcp_listener);
+    ::close(m_signal_fd);
+    ::close(fd);
+    sigset_t set;
+    sigemptyset(&set);
+    sigprocmask(SIG_SETMASK, &set, nullptr);
+
+    WorkerParams p;
+    p.socket = std::move(conn);
+    p.base = static_cast<uint8_t*>(base);
+    p.size = size;
+    p.geometry = g;
+    p.limits = m_config.limits;
+    p.socket_wake = (hello.flags & kHelloSocketWake) != 0;
+    p.unlink_path = path;
+    p.dispatch = m_config.dispatch;
+    p.spin_us = m_config.spin_us;
+    p.worker_id = uint32_t(::getpid());
+    int status = run_worker(p);
+    ::_exit(status);
+  }
+  if (pid < 0) {
+    ::munmap(base, size_t(size));
+    ::close(fd);
+    if (!path.empty())
+      ::unlink(path.c_str());
+    return refuse(ConnectError::ServerError, "cannot fork a worker");
+  }
+
+  Geometry geometry = geometry_from_hello(hello);
+  Context c;
+  c.pid = pid;
+  c.base = static_cast<uint8_t*>(base);
+  c.size = size;
+  c.reply_slots = g.reply_slot_count;
+  c.replies_offset = geometry.replies_offset();
+  c.reply_stride = geometry.reply_stride();
+  m_contexts.push_back(c);
+
+  reinterpret_cast<ControlBlock*>(base)->worker_pid = uint32_t(pid);
+  welcome.worker_pid = uint32_t(pid);
+  welcome.shm_size = size;
+  if (fd_passing) {
+    welcome.flags = kWelcomeFd;
+    conn.send_with_fd(&welcome, sizeof(welcome), fd);
+  } else {
+    welcome.flags = kWelcomePath;
+    std::snprintf(welcome.path, sizeof(welcome.path), "%s", path.c_str());
+    conn.send_all(&welcome, sizeof(welcome));
+  }
+  ::close(fd);
+  if (m_config.verbose)
+    std::fprintf(stderr, "neptune-server: context %u in worker %d (%llu bytes, %s)\n", id, pid,
+                 (unsigned long long)size, fd_passing ? "memfd" : path.c_str());
+}
+
+}

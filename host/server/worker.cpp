@@ -1,0 +1,72 @@
+#include "worker.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+#include "diagnostic_dispatch.h"
+#include "neptune/transport/handshake.h"
+#include "neptune/transport/wait.h"
+
+namespace npt::server {
+
+namespace {
+
+void wake_by_socket(void* user) {
+  static_cast<transport::Socket*>(user)->send_byte_nonblocking(transport::kWakeByte);
+}
+
+}
+
+int run_worker(WorkerParams& p) {
+  DiagState diag;
+  npt_host_context* context = nullptr;
+  auto dispatch = p.dispatch == DispatchMode::Diag ? diag_dispatch : null_dispatch;
+  if (npt_host_context_create(&p.geometry, &p.limits, dispatch, &diag, &context) != 0)
+    return 2;
+  diag.context = context;
+  if (p.socket_wake)
+    npt_host_context_set_waker(context, wake_by_socket, &p.socket);
+  if (npt_host_context_attach_memory(context, p.base, p.size, p.worker_id) != 0)
+    return 2;
+
+  if (!p.unlink_path.empty()) {
+    // The guest maps the file by path, acknowledges, and then nobody else can open it.
+    uint8_t ack = 0;
+    p.socket.recv_all(&ack, 1, 10000);
+    ::unlink(p.unlink_path.c_str());
+  }
+
+  int status = 0;
+  for (;;) {
+    if (npt_host_context_process(context, 4096))
+      continue;
+    if (npt_host_context_fatal_reason(context)) {
+      status = 3;
+      break;
+    }
+    // Poll briefly: a guest issuing a stream of calls should not pay a wakeup each.
+    uint64_t deadline = transport::now_ns() + uint64_t(p.spin_us) * 1000;
+    bool work = false;
+    for (uint32_t i = 0; !work; i++) {
+      work = npt_host_context_has_work(context);
+      if ((i & 31) == 0 && transport::now_ns() > deadline)
+        break;
+      transport::cpu_relax();
+    }
+    if (work || !npt_host_context_enter_idle(context))
+      continue;
+    int r = p.socket.wait_readable(1000);
+    npt_host_context_leave_idle(context);
+    if (r < 0 || (r > 0 && !p.socket.drain())) {
+      status = 0;
+      break;
+    }
+  }
+  uint32_t reason = npt_host_context_fatal_reason(context);
+  if (reason)
+    std::fprintf(stderr, "neptune-server: context %u fatal: %s\n", p.worker_id, npt_host_fatal_reason_name(reason));
+  npt_host_context_destroy(context);
+  return status;
+}
+
+}

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+
+#include "neptune/host.h"
+#include "neptune/transport/socket.h"
+
+// The body of one context's worker process: drives the context until the guest
+// disconnects or the context turns fatal. A crash here takes down this context only.
+namespace npt::server {
+
+enum class DispatchMode { Null, Diag };
+
+struct WorkerParams {
+  transport::Socket socket;
+  uint8_t* base = nullptr;
+  uint64_t size = 0;
+  npt_host_geometry geometry = {};
+  npt_host_limits limits = {};
+  bool socket_wake = false;      // guest blocks on the socket: send wake bytes
+  std::string unlink_path;       // shared file to remove once the guest mapped it
+  DispatchMode dispatch = DispatchMode::Null;
+  uint32_t spin_us = 50;         // poll this long before announcing idle
+  uint32_t worker_id = 0;
+};
+
+// Exit status: 0 guest disconnected, 3 context fatal.
+int run_worker(WorkerParams& params);
+
+}

@@ -1,0 +1,104 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "neptune/transport/bulk_allocator.h"
+#include "neptune/transport/layout.h"
+#include "neptune/transport/ring_writer.h"
+#include "neptune/transport/shared_memory.h"
+#include "neptune/transport/socket.h"
+#include "neptune/transport/status.h"
+
+// The guest end of one context: rings, bulk memory, reply slots and host-pushed slots
+// over shared memory. Used by the guest runtime (d3d11.dll/dxgi.dll) and by Triton.
+// Every call fails with kDeviceRemoved once the host is gone or declared the context
+// fatal; no call waits longer than ~100 ms after that.
+namespace npt::transport {
+
+// How the guest wakes an idle host and blocks while waiting for it.
+class GuestChannel {
+public:
+  virtual ~GuestChannel() = default;
+  virtual void doorbell() = 0;
+  // Blocks while *word == expected, until woken or timeout_us passed.
+  // Returns false once the host is known to be gone.
+  virtual bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) = 0;
+};
+
+struct GuestOptions {
+  uint32_t spin_us = 40;          // spin this long before blocking on a reply
+  uint32_t block_slice_us = 10000; // re-check host liveness this often while blocked
+};
+
+class GuestConnection {
+public:
+  // address: the server's UNIX socket path (Linux) or its rendezvous file "<socket>.tcp"
+  // holding "port token" (Windows builds, also under Wine).
+  static Status connect(const char* address, const Geometry& geometry,
+                        std::unique_ptr<GuestConnection>* out, std::string* error);
+
+  // Memory a host already laid out (in-process tests and benchmarks, a VMM guest driver).
+  static Status attach(uint8_t* base, size_t size, std::unique_ptr<GuestChannel> channel,
+                       std::unique_ptr<GuestConnection>* out);
+
+  ~GuestConnection();
+
+  const Geometry& geometry() const { return m_geometry; }
+  uint32_t worker_pid() const { return m_control->worker_pid; }
+  Status status() const;
+  void set_options(const GuestOptions& options) { m_options = options; }
+
+  // Fire-and-forget command. Spans larger than the ring allows go out of line.
+  Status submit(uint32_t ring, const void* span, size_t size);
+  // Synchronous command: waits for the host's reply (spin, then block).
+  Status call(uint32_t ring, const void* span, size_t size,
+              void* reply, size_t capacity, size_t* reply_size);
+  // Orders ring: its later records execute only after target_ring executed seq records.
+  Status wait_for(uint32_t ring, uint32_t target_ring, uint64_t seq);
+  // Sequence number of the last record submitted on ring (for wait_for).
+  uint64_t submitted(uint32_t ring) const { return m_rings[ring].writer.submitted(); }
+  uint64_t executed(uint32_t ring) const { return m_rings[ring].writer.executed(); }
+  // Waits until the host executed everything submitted on ring.
+  Status finish(uint32_t ring);
+
+  // Host-pushed values: local reads, no round trip.
+  bool read_push_slot(uint32_t index, void* out, size_t capacity, size_t* size, uint32_t* version) const;
+  uint64_t fence_value(uint32_t index) const;
+
+  BulkAllocator& bulk() { return m_bulk; }
+
+private:
+  struct Ring {
+    RingWriter writer;
+    std::deque<std::pair<uint64_t, BulkRef>> in_flight_bulk;
+  };
+
+  GuestConnection() = default;
+  Status init(uint8_t* base, size_t size);
+  Status publish(uint32_t ring, RecordKind kind, uint32_t aux, const void* payload, uint32_t size);
+  Status publish_span(uint32_t ring, uint32_t aux, const void* span, size_t size);
+  Status wait_reply(uint32_t slot, uint32_t old_seq);
+  Status pause_for_host(uint32_t round);
+  void reclaim_bulk(Ring& ring);
+  void ring_doorbell();
+  ReplySlotHeader* reply_slot(uint32_t index) const;
+
+  SharedMapping m_mapping;
+  std::unique_ptr<GuestChannel> m_channel;
+  GuestOptions m_options;
+  Geometry m_geometry;
+  uint8_t* m_base = nullptr;
+  ControlBlock* m_control = nullptr;
+  std::vector<Ring> m_rings;
+  BulkAllocator m_bulk;
+  std::atomic<uint64_t> m_free_slots{0};
+  std::atomic<bool> m_lost{false};
+};
+
+}

@@ -1,0 +1,116 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "neptune/transport/layout.h"
+#include "neptune/transport/status.h"
+
+// Host end of one context: consumes the guest's rings. Everything read from shared
+// memory is untrusted: the geometry comes from the host's own copy, every index is
+// checked, and each command is copied out once before the dispatcher sees it.
+namespace npt::transport {
+
+// Where a synchronous command's answer goes: straight into the guest's reply slot,
+// bounded by the slot size the host chose.
+class Reply {
+public:
+  Reply(uint8_t* data, uint32_t capacity) : m_data(data), m_capacity(capacity) {}
+  bool write(const void* data, size_t size);
+  void set_status(Status status) { m_status = status; }
+  uint32_t size() const { return m_size; }
+  Status status() const { return m_status; }
+  bool overflowed() const { return m_overflow; }
+
+private:
+  uint8_t* m_data;
+  uint32_t m_capacity;
+  uint32_t m_size = 0;
+  Status m_status = kOk;
+  bool m_overflow = false;
+};
+
+class Dispatcher {
+public:
+  virtual ~Dispatcher() = default;
+  // span is a private copy of one command; reply is null for fire-and-forget commands.
+  // Returning false rejects the command and makes the context fatal.
+  virtual bool dispatch(uint32_t ring, const uint8_t* span, size_t size, Reply* reply) = 0;
+};
+
+struct HostLimits {
+  uint64_t max_command_size = 64ull << 20;   // largest out-of-line command copied out
+};
+
+class HostContext {
+public:
+  // Writes the control block of fresh shared memory (before the guest maps it).
+  static void initialize_memory(uint8_t* base, const Geometry& geometry, uint32_t worker_pid);
+
+  HostContext(uint8_t* base, const Geometry& geometry, const HostLimits& limits, Dispatcher* dispatcher);
+
+  // Additional guest-visible regions for BulkRefs (region 0 is the bulk area of base).
+  bool attach_region(uint32_t id, uint8_t* base, uint64_t size);
+  // Called when a reply completes for a guest that blocks on something other than a
+  // futex (the server sends a wake byte on the socket).
+  void set_guest_waker(std::function<void()> waker) { m_guest_waker = std::move(waker); }
+
+  // Executes published records (at most budget); returns how many it executed.
+  size_t process(size_t budget = 4096);
+  // Published records that a call of process() could execute.
+  bool has_work();
+
+  // Idle announcement: returns false (and stays busy) if work arrived meanwhile.
+  bool enter_idle();
+  void leave_idle();
+
+  void push_slot(uint32_t index, const void* data, size_t size);
+  void signal_fence(uint32_t index, uint64_t value);
+
+  void make_fatal(FatalReason reason);
+  FatalReason fatal() const { return m_fatal; }
+  const Geometry& geometry() const { return m_geometry; }
+  uint64_t executed(uint32_t ring) const { return m_rings[ring].executed; }
+
+private:
+  struct RingState {
+    RingHeader* header;
+    uint8_t* data;
+    uint64_t tail = 0;
+    uint64_t cached_head = 0;
+    uint64_t executed = 0;
+    uint64_t published_tail = 0;
+    bool blocked = false;
+    uint32_t wait_target = 0;
+    uint64_t wait_seq = 0;
+  };
+  struct Region {
+    uint8_t* base = nullptr;
+    uint64_t size = 0;
+  };
+
+  size_t run_ring(uint32_t index, size_t budget);
+  bool execute(uint32_t ring, const uint8_t* span, size_t size, uint32_t aux);
+  bool refresh_head(RingState& ring);
+  void publish_progress(RingState& ring);
+  void check_wait_cycles();
+  void wake_guest(uint32_t* word, const uint32_t* waiting);
+
+  uint8_t* m_base;
+  Geometry m_geometry;
+  HostLimits m_limits;
+  Dispatcher* m_dispatcher;
+  ControlBlock* m_control;
+  std::vector<RingState> m_rings;
+  std::vector<Region> m_regions;
+  std::vector<uint32_t> m_reply_seq;
+  std::vector<uint32_t> m_push_seq;
+  std::vector<uint8_t> m_scratch;
+  std::function<void()> m_guest_waker;
+  FatalReason m_fatal = FatalReason::None;
+  bool m_processing = false;
+};
+
+}

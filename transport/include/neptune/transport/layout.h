@@ -1,0 +1,146 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+// The shared-memory layout of one context. The same bytes are what a virtio-gpu blob
+// would carry; nothing here contains a pointer. Written by both sides, so every field
+// the host reads is treated as hostile: the host keeps its own copy of the geometry and
+// never trusts the guest-writable words beyond bounds checks.
+//
+//   [ControlBlock][RingHeader+data] x ring_count [ReplySlot] x n [PushSlot] x n
+//   [fence values] [bulk region 0]
+namespace npt::transport {
+
+constexpr uint32_t kMagic   = 0x5454504Eu; // "NPTT"
+constexpr uint32_t kVersion = 1;
+constexpr size_t   kCacheLine = 64;
+constexpr size_t   kPageSize  = 4096;
+
+enum DeviceState : uint32_t { kDeviceAlive = 0, kDeviceRemovedState = 1 };
+enum HostState   : uint32_t { kHostBusy = 0, kHostIdle = 1 };
+
+// Fields of one cache line are written by one side only (head/tail/status separate),
+// so the producer and the consumer never false-share.
+struct ControlBlock {
+  // Line 0: geometry, written by the host before the guest maps the memory.
+  uint32_t magic;
+  uint32_t version;
+  uint32_t ring_count;
+  uint32_t ring_size;          // bytes of ring data, power of two
+  uint32_t reply_slot_count;
+  uint32_t reply_slot_size;    // payload bytes per reply slot
+  uint32_t push_slot_count;
+  uint32_t fence_count;
+  uint64_t bulk_offset;
+  uint64_t bulk_size;
+  uint64_t total_size;
+  uint32_t worker_pid;         // informational (tests, logs)
+  uint32_t reserved0;
+
+  // Line 1: device status, written by the host (worker or server parent).
+  alignas(kCacheLine) uint32_t device_state;
+  uint32_t fatal_reason;
+
+  // Line 2: host idle announcement; the guest rings the doorbell only when idle.
+  alignas(kCacheLine) uint32_t host_state;
+  uint32_t doorbells;          // host-written count of wakeups, for statistics
+
+  // Line 3: guest-written.
+  alignas(kCacheLine) uint32_t guest_flags;
+};
+static_assert(sizeof(ControlBlock) <= kPageSize);
+
+struct RingHeader {
+  alignas(kCacheLine) uint64_t head;          // guest: bytes published (free-running)
+  alignas(kCacheLine) uint64_t tail;          // host: bytes consumed (free-running)
+  uint64_t executed;                          // host: records executed
+  alignas(kCacheLine) uint32_t state;         // host: 0 alive, else FatalReason
+  uint32_t reserved;
+};
+constexpr size_t kRingHeaderSize = 256;
+static_assert(sizeof(RingHeader) <= kRingHeaderSize);
+
+// A record in a ring: 8-byte header, payload, padded to 8 bytes. A record never
+// straddles the end of the ring; a Pad record skips to it.
+enum class RecordKind : uint32_t {
+  Data = 1,   // payload is the command span (its first word belongs to the protocol)
+  Bulk = 2,   // payload is a BulkRef to the span (commands larger than a ring allows)
+  Wait = 3,   // aux = ring index, payload = uint64 sequence: wait until that ring executed it
+  Pad  = 4,   // skip to the end of the ring
+};
+
+struct RecordHeader {
+  uint32_t size_kind;   // payload bytes in bits 0..27, RecordKind in 28..31
+  uint32_t aux;         // Data/Bulk: reply slot + 1 (0 = no reply); Wait: ring index
+};
+
+constexpr uint32_t kRecordSizeMask = 0x0FFFFFFFu;
+constexpr uint32_t make_size_kind(RecordKind kind, uint32_t size) {
+  return (uint32_t(kind) << 28) | (size & kRecordSizeMask);
+}
+constexpr size_t align8(size_t v) { return (v + 7) & ~size_t(7); }
+
+// Out-of-line reference into guest-visible shared memory.
+struct BulkRef {
+  uint32_t region;
+  uint32_t reserved;
+  uint64_t offset;
+  uint64_t size;
+};
+
+struct ReplySlotHeader {
+  uint32_t seq;         // host: bumped (release) after the reply is complete
+  uint32_t size;        // host: reply bytes
+  uint32_t status;      // host: 0 or a failure HRESULT
+  uint32_t waiting;     // guest: 1 while a thread blocks on this slot
+};
+constexpr size_t kReplySlotHeaderSize = kCacheLine;
+
+// Host-pushed values (query results) the guest reads locally. A seqlock: seq is odd
+// while the host writes.
+struct PushSlot {
+  uint32_t seq;
+  uint32_t size;
+  uint8_t  data[120];
+};
+static_assert(sizeof(PushSlot) == 128);
+
+// Offsets computed identically by both sides from the geometry in line 0.
+struct Geometry {
+  uint32_t ring_count = 1;
+  uint32_t ring_size = 1u << 20;
+  uint32_t reply_slot_count = 4;
+  uint32_t reply_slot_size = 4096;
+  uint32_t push_slot_count = 64;
+  uint32_t fence_count = 16;
+  uint64_t bulk_size = 16u << 20;
+
+  uint64_t ring_stride() const { return kRingHeaderSize + uint64_t(ring_size); }
+  uint64_t rings_offset() const { return kPageSize; }
+  uint64_t replies_offset() const { return rings_offset() + ring_stride() * ring_count; }
+  uint64_t reply_stride() const { return kReplySlotHeaderSize + align_up(reply_slot_size, kCacheLine); }
+  uint64_t push_offset() const { return replies_offset() + reply_stride() * reply_slot_count; }
+  uint64_t fences_offset() const { return push_offset() + sizeof(PushSlot) * uint64_t(push_slot_count); }
+  uint64_t bulk_offset() const { return align_up(fences_offset() + 8ull * fence_count, kPageSize); }
+  uint64_t total_size() const { return align_up(bulk_offset() + bulk_size, kPageSize); }
+
+  static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+};
+
+// Shared words are accessed through atomic_ref: the other side is another process.
+template<typename T> T load_acquire(const T& v) {
+  return std::atomic_ref<T>(const_cast<T&>(v)).load(std::memory_order_acquire);
+}
+template<typename T> T load_relaxed(const T& v) {
+  return std::atomic_ref<T>(const_cast<T&>(v)).load(std::memory_order_relaxed);
+}
+template<typename T> void store_release(T& v, T value) {
+  std::atomic_ref<T>(v).store(value, std::memory_order_release);
+}
+template<typename T> void store_seq_cst(T& v, T value) {
+  std::atomic_ref<T>(v).store(value, std::memory_order_seq_cst);
+}
+
+}

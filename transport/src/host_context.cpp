@@ -1,0 +1,329 @@
+#include "neptune/transport/host_context.h"
+
+#include <atomic>
+#include <cstring>
+
+#include "neptune/transport/wait.h"
+
+namespace npt::transport {
+
+bool Reply::write(const void* data, size_t size) {
+  if (m_overflow || size > m_capacity - m_size) {
+    m_overflow = true;
+    return false;
+  }
+  std::memcpy(m_data + m_size, data, size);
+  m_size += uint32_t(size);
+  return true;
+}
+
+void HostContext::initialize_memory(uint8_t* base, const Geometry& g, uint32_t worker_pid) {
+  auto* c = reinterpret_cast<ControlBlock*>(base);
+  c->version = kVersion;
+  c->ring_count = g.ring_count;
+  c->ring_size = g.ring_size;
+  c->reply_slot_count = g.reply_slot_count;
+  c->reply_slot_size = g.reply_slot_size;
+  c->push_slot_count = g.push_slot_count;
+  c->fence_count = g.fence_count;
+  c->bulk_offset = g.bulk_offset();
+  c->bulk_size = g.bulk_size;
+  c->total_size = g.total_size();
+  c->worker_pid = worker_pid;
+  c->device_state = kDeviceAlive;
+  c->host_state = kHostBusy;
+  store_release(c->magic, kMagic);
+}
+
+HostContext::HostContext(uint8_t* base, const Geometry& g, const HostLimits& limits, Dispatcher* dispatcher)
+: m_base(base), m_geometry(g), m_limits(limits), m_dispatcher(dispatcher),
+  m_control(reinterpret_cast<ControlBlock*>(base)) {
+  m_rings.resize(g.ring_count);
+  for (uint32_t i = 0; i < g.ring_count; i++) {
+    uint8_t* r = base + g.rings_offset() + g.ring_stride() * i;
+    m_rings[i].header = reinterpret_cast<RingHeader*>(r);
+    m_rings[i].data = r + kRingHeaderSize;
+  }
+  m_regions.resize(1);
+  m_regions[0] = { base + g.bulk_offset(), g.bulk_size };
+  m_reply_seq.assign(g.reply_slot_count, 0);
+  m_push_seq.assign(g.push_slot_count, 0);
+  m_scratch.resize(g.ring_size / 2);
+}
+
+bool HostContext::attach_region(uint32_t id, uint8_t* base, uint64_t size) {
+  if (id == 0 || id > 255)
+    return false;
+  if (m_regions.size() <= id)
+    m_regions.resize(id + 1);
+  m_regions[id] = { base, size };
+  return true;
+}
+
+void HostContext::make_fatal(FatalReason reason) {
+  if (m_fatal != FatalReason::None)
+    return;
+  m_fatal = reason;
+  store_release(m_control->fatal_reason, uint32_t(reason));
+  store_seq_cst(m_control->device_state, uint32_t(kDeviceRemovedState));
+  for (auto& r : m_rings)
+    store_release(r.header->state, uint32_t(reason));
+  address_wake_all(&m_control->device_state);
+  for (uint32_t i = 0; i < m_geometry.reply_slot_count; i++) {
+    auto* h = reinterpret_cast<ReplySlotHeader*>(m_base + m_geometry.replies_offset() + m_geometry.reply_stride() * i);
+    address_wake_all(&h->seq);
+  }
+  if (m_guest_waker)
+    m_guest_waker();
+}
+
+bool HostContext::refresh_head(RingState& r) {
+  uint64_t head = load_acquire(r.header->head);
+  // Unsigned: a head behind the tail shows up as more than a ring ahead.
+  if (head - r.tail > m_geometry.ring_size || (head & 7)) {
+    make_fatal(FatalReason::BadRingHead);
+    return false;
+  }
+  r.cached_head = head;
+  return true;
+}
+
+void HostContext::publish_progress(RingState& r) {
+  store_release(r.header->executed, r.executed);
+  store_release(r.header->tail, r.tail);
+  r.published_tail = r.tail;
+}
+
+bool HostContext::has_work() {
+  if (m_fatal != FatalReason::None)
+    return false;
+  for (auto& r : m_rings) {
+    if (r.blocked && m_rings[r.wait_target].executed < r.wait_seq)
+      continue;
+    if (r.blocked)
+      return true;
+    if (load_acquire(r.header->head) != r.tail)
+      return true;
+  }
+  return false;
+}
+
+bool HostContext::enter_idle() {
+  store_seq_cst(m_control->host_state, uint32_t(kHostIdle));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (has_work()) {
+    leave_idle();
+    return false;
+  }
+  return true;
+}
+
+void HostContext::leave_idle() {
+  store_release(m_control->host_state, uint32_t(kHostBusy));
+}
+
+size_t HostContext::process(size_t budget) {
+  if (m_processing) {
+    make_fatal(FatalReason::Reentrancy);
+    return 0;
+  }
+  if (m_fatal != FatalReason::None)
+    return 0;
+  m_processing = true;
+  size_t done = 0;
+  bool progress = true;
+  while (progress && done < budget && m_fatal == FatalReason::None) {
+    progress = false;
+    for (uint32_t i = 0; i < m_rings.size() && m_fatal == FatalReason::None; i++) {
+      size_t n = run_ring(i, budget - done < 256 ? budget - done : 256);
+      if (n) {
+        progress = true;
+        done += n;
+      }
+    }
+  }
+  if (m_fatal == FatalReason::None) {
+    for (auto& r : m_rings)
+      publish_progress(r);
+    if (!progress)
+      check_wait_cycles();
+  }
+  m_processing = false;
+  return done;
+}
+
+size_t HostContext::run_ring(uint32_t index, size_t budget) {
+  RingState& r = m_rings[index];
+  const uint32_t size = m_geometry.ring_size;
+  size_t count = 0;
+  while (count < budget) {
+    if (r.blocked) {
+      if (m_rings[r.wait_target].executed < r.wait_seq)
+        break;
+      r.blocked = false;
+      r.executed++;
+      count++;
+      continue;
+    }
+    if (r.cached_head == r.tail && (!refresh_head(r) || r.cached_head == r.tail))
+      break;
+
+    const uint64_t available = r.cached_head - r.tail;
+    const uint64_t pos = r.tail & (size - 1);
+    const uint64_t contiguous = size - pos;
+    RecordHeader h;
+    std::memcpy(&h, r.data + pos, sizeof(h));
+    const auto kind = RecordKind(h.size_kind >> 28);
+    const uint32_t payload = h.size_kind & kRecordSizeMask;
+
+    if (kind == RecordKind::Pad) {
+      if (available < contiguous) {
+        make_fatal(FatalReason::BadRecord);
+        break;
+      }
+      r.tail += contiguous;
+      continue;
+    }
+    const uint64_t total = align8(sizeof(RecordHeader) + uint64_t(payload));
+    if (total > contiguous || total > available) {
+      make_fatal(FatalReason::BadRecord);
+      break;
+    }
+    const uint8_t* src = r.data + pos + sizeof(RecordHeader);
+
+    if (kind == RecordKind::Data) {
+      // Copy out first: the guest may rewrite the ring while we decode.
+      std::memcpy(m_scratch.data(), src, payload);
+      r.tail += total;
+      if (!execute(index, m_scratch.data(), payload, h.aux))
+        break;
+    } else if (kind == RecordKind::Bulk) {
+      BulkRef ref;
+      if (payload != sizeof(ref)) {
+        make_fatal(FatalReason::BadRecord);
+        break;
+      }
+      std::memcpy(&ref, src, sizeof(ref));
+      r.tail += total;
+      const Region* region = ref.region < m_regions.size() ? &m_regions[ref.region] : nullptr;
+      if (!region || !region->base || ref.size > m_limits.max_command_size ||
+          ref.offset > region->size || ref.size > region->size - ref.offset) {
+        make_fatal(FatalReason::BadBulkRef);
+        break;
+      }
+      if (m_scratch.size() < ref.size)
+        m_scratch.resize(size_t(ref.size));
+      std::memcpy(m_scratch.data(), region->base + ref.offset, size_t(ref.size));
+      if (!execute(index, m_scratch.data(), size_t(ref.size), h.aux))
+        break;
+    } else if (kind == RecordKind::Wait) {
+      uint64_t seq;
+      if (payload != sizeof(seq)) {
+        make_fatal(FatalReason::BadRecord);
+        break;
+      }
+      std::memcpy(&seq, src, sizeof(seq));
+      r.tail += total;
+      if (h.aux >= m_rings.size() || h.aux == index) {
+        make_fatal(FatalReason::BadWaitTarget);
+        break;
+      }
+      if (m_rings[h.aux].executed < seq) {
+        r.blocked = true;
+        r.wait_target = h.aux;
+        r.wait_seq = seq;
+        break;
+      }
+      r.executed++;
+    } else {
+      make_fatal(FatalReason::BadRecord);
+      break;
+    }
+    count++;
+    // Hand space back early so that a producer streaming a full ring never stalls.
+    if (r.tail - r.published_tail >= size / 4)
+      publish_progress(r);
+  }
+  return count;
+}
+
+bool HostContext::execute(uint32_t ring, const uint8_t* span, size_t size, uint32_t aux) {
+  RingState& r = m_rings[ring];
+  if (aux == 0) {
+    bool ok = m_dispatcher->dispatch(ring, span, size, nullptr);
+    r.executed++;
+    if (!ok)
+      make_fatal(FatalReason::DispatchFailed);
+    return ok;
+  }
+  const uint32_t slot = aux - 1;
+  if (slot >= m_geometry.reply_slot_count) {
+    make_fatal(FatalReason::BadReplySlot);
+    return false;
+  }
+  auto* h = reinterpret_cast<ReplySlotHeader*>(m_base + m_geometry.replies_offset() + m_geometry.reply_stride() * slot);
+  Reply reply(reinterpret_cast<uint8_t*>(h) + kReplySlotHeaderSize, m_geometry.reply_slot_size);
+  bool ok = m_dispatcher->dispatch(ring, span, size, &reply);
+  r.executed++;
+  if (!ok) {
+    make_fatal(FatalReason::DispatchFailed);
+    return false;
+  }
+  if (reply.overflowed()) {
+    make_fatal(FatalReason::ReplyTooLarge);
+    return false;
+  }
+  store_release(h->size, reply.size());
+  store_release(h->status, uint32_t(reply.status()));
+  store_seq_cst(h->seq, ++m_reply_seq[slot]);
+  wake_guest(&h->seq, &h->waiting);
+  return true;
+}
+
+void HostContext::wake_guest(uint32_t* word, const uint32_t* waiting) {
+  // Pairs with the guest setting waiting before its last check of the word.
+  if (!load_acquire(*waiting))
+    return;
+  address_wake_all(word);
+  if (m_guest_waker)
+    m_guest_waker();
+}
+
+void HostContext::check_wait_cycles() {
+  // Blocked rings whose chain of waits comes back to itself can never run again.
+  for (uint32_t start = 0; start < m_rings.size(); start++) {
+    uint32_t at = start;
+    for (size_t steps = 0; m_rings[at].blocked; steps++) {
+      if (m_rings[m_rings[at].wait_target].executed >= m_rings[at].wait_seq)
+        break;
+      at = m_rings[at].wait_target;
+      if (at == start || steps > m_rings.size()) {
+        make_fatal(FatalReason::WaitCycle);
+        return;
+      }
+    }
+  }
+}
+
+void HostContext::push_slot(uint32_t index, const void* data, size_t size) {
+  if (index >= m_geometry.push_slot_count)
+    return;
+  auto* slot = reinterpret_cast<PushSlot*>(m_base + m_geometry.push_offset()) + index;
+  if (size > sizeof(slot->data))
+    size = sizeof(slot->data);
+  uint32_t& seq = m_push_seq[index];
+  store_release(slot->seq, ++seq);  // odd: being written
+  std::atomic_thread_fence(std::memory_order_release);
+  std::memcpy(slot->data, data, size);
+  store_release(slot->size, uint32_t(size));
+  store_release(slot->seq, ++seq);
+}
+
+void HostContext::signal_fence(uint32_t index, uint64_t value) {
+  if (index >= m_geometry.fence_count)
+    return;
+  auto* fences = reinterpret_cast<uint64_t*>(m_base + m_geometry.fences_offset());
+  store_release(fences[index], value);
+}
+
+}
