@@ -332,7 +332,7 @@ Status GuestConnection::wait_reply(uint32_t slot, uint32_t old_seq) {
   // Spin first: a spinning round trip costs well under a microsecond, a blocking one
   // 10 µs natively and ~100 µs under Wine.
   uint64_t deadline = 0;
-  for (uint32_t i = 0;; i++) {
+  for (uint32_t i = 0; m_options.spin_us; i++) {
     if (load_acquire(h->seq) != old_seq)
       return kOk;
     if ((i & 63) == 0) {

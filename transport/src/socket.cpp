@@ -19,7 +19,6 @@ namespace npt::transport {
 
 #if defined(_WIN32)
 using ssize = int;
-static int last_error_would_block() { return WSAGetLastError() == WSAEWOULDBLOCK; }
 static bool interrupted() { return false; }
 #else
 using ssize = ssize_t;

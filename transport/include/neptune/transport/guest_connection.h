@@ -52,6 +52,10 @@ public:
   const Geometry& geometry() const { return m_geometry; }
   uint32_t worker_pid() const { return m_control->worker_pid; }
   Status status() const;
+  // The host's FatalReason once the context is removed (0 while alive).
+  uint32_t fatal_reason() const { return load_acquire(m_control->fatal_reason); }
+  // The raw shared memory, for diagnostics and for tests that play a hostile guest.
+  uint8_t* shared_base() const { return m_base; }
   void set_options(const GuestOptions& options) { m_options = options; }
 
   // Fire-and-forget command. Spans larger than the ring allows go out of line.

@@ -1,0 +1,204 @@
+// neptune-server as a process: handshake and limits, one worker per context, crash
+// isolation, malformed ring state, host death detection.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <thread>
+
+#include "../diagnostic_dispatch.h"
+#include "neptune/transport/status.h"
+#include "server_process.h"
+
+using namespace npt::transport;
+using namespace npt::server;
+using namespace npt::server::testing;
+
+namespace {
+
+bool echo_ok(GuestConnection& guest, uint32_t ring, uint32_t seed) {
+  std::mt19937 rng(seed);
+  uint32_t cmd[64];
+  cmd[0] = kDiagEcho;
+  size_t words = 1 + rng() % 63;
+  for (size_t i = 1; i < words; i++)
+    cmd[i] = rng();
+  uint32_t reply[64] = {};
+  size_t n = 0;
+  return guest.call(ring, cmd, words * 4, reply, sizeof(reply), &n) == kOk && n == words * 4 &&
+         std::memcmp(cmd, reply, n) == 0;
+}
+
+uint64_t ms_since(uint64_t start_ns) { return (now_ns() - start_ns) / 1000000; }
+
+// Polls status() the way an application's next call would see it.
+uint64_t ms_until_removed(GuestConnection& guest, uint64_t start_ns, uint64_t limit_ms = 2000) {
+  while (guest.status() == kOk && ms_since(start_ns) < limit_ms)
+    sleep_us(200);
+  return ms_since(start_ns);
+}
+
+}
+
+TEST(Server, EchoThroughWorkerProcess) {
+  ServerProcess server;
+  std::unique_ptr<GuestConnection> guest;
+  std::string error;
+  ASSERT_EQ(server.connect(&guest, &error), kOk) << error;
+  EXPECT_NE(guest->worker_pid(), uint32_t(server.pid())) << "the context runs in its own worker";
+  for (uint32_t i = 0; i < 2000; i++)
+    ASSERT_TRUE(echo_ok(*guest, i % 2, i));
+
+  // Out-of-line commands and a query of what the worker saw.
+  std::vector<uint8_t> big(200000);
+  uint32_t op = kDiagAccum;
+  uint64_t hash = 1469598103934665603ull;
+  for (int k = 0; k < 5; k++) {
+    for (size_t i = 0; i < big.size(); i++)
+      big[i] = uint8_t(i * 7 + k);
+    std::memcpy(big.data(), &op, 4);
+    ASSERT_EQ(guest->submit(0, big.data(), big.size()), kOk);
+    for (uint8_t b : big)
+      hash = (hash ^ b) * 1099511628211ull;
+  }
+  uint32_t query = kDiagQuery;
+  uint64_t result[2] = {};
+  size_t n = 0;
+  ASSERT_EQ(guest->call(0, &query, 4, result, sizeof(result), &n), kOk);
+  EXPECT_EQ(result[0], 5u);
+  EXPECT_EQ(result[1], hash);
+
+  // Host-pushed values arrive without a round trip.
+  uint32_t push[6] = { kDiagPush, 3, 11, 22, 33, 44 };
+  uint32_t fence[4] = { kDiagFence, 2, 0, 0 };
+  uint64_t value = 0x123456789ull;
+  std::memcpy(&fence[2], &value, 8);
+  ASSERT_EQ(guest->submit(1, push, sizeof(push)), kOk);
+  ASSERT_EQ(guest->submit(1, fence, sizeof(fence)), kOk);
+  ASSERT_EQ(guest->finish(1), kOk);
+  uint32_t slot[4] = {};
+  ASSERT_TRUE(guest->read_push_slot(3, slot, sizeof(slot), &n, nullptr));
+  EXPECT_EQ(n, 16u);
+  EXPECT_EQ(slot[0], 11u);
+  EXPECT_EQ(slot[3], 44u);
+  EXPECT_EQ(guest->fence_value(2), value);
+}
+
+TEST(Server, PerContextLimitsAreRefusedWithClearErrors) {
+  ServerProcess server({ "--max-rings", "4", "--max-bulk", "1048576", "--max-reply-slots", "8", "--max-ring-size", "1048576" });
+  struct Case { const char* what; Geometry g; const char* message; };
+  std::vector<Case> cases;
+  Geometry g = ServerProcess::small_geometry();
+  cases.push_back({ "rings", g, "ring count" });
+  cases.back().g.ring_count = 5;
+  cases.push_back({ "ring size", g, "ring size" });
+  cases.back().g.ring_size = 3 * 4096;
+  cases.push_back({ "ring size over limit", g, "ring size" });
+  cases.back().g.ring_size = 2u << 20;
+  cases.push_back({ "bulk", g, "bulk memory" });
+  cases.back().g.bulk_size = 2u << 20;
+  cases.push_back({ "pending replies", g, "pending replies" });
+  cases.back().g.reply_slot_count = 9;
+  for (auto& c : cases) {
+    std::unique_ptr<GuestConnection> guest;
+    std::string error;
+    EXPECT_EQ(server.connect(&guest, &error, c.g), kInvalidArg) << c.what;
+    EXPECT_NE(error.find(c.message), std::string::npos) << c.what << ": " << error;
+    EXPECT_EQ(guest, nullptr);
+  }
+  std::unique_ptr<GuestConnection> guest;
+  ASSERT_EQ(server.connect(&guest), kOk) << "the server stays usable";
+  EXPECT_TRUE(echo_ok(*guest, 0, 1));
+}
+
+TEST(Server, KilledWorkerRemovesOnlyItsContext) {
+  ServerProcess server;
+  std::vector<std::unique_ptr<GuestConnection>> guests(3);
+  for (auto& g : guests)
+    ASSERT_EQ(server.connect(&g), kOk);
+  for (auto& g : guests)
+    ASSERT_TRUE(echo_ok(*g, 0, 7));
+
+  uint64_t start = now_ns();
+  ASSERT_EQ(kill(pid_t(guests[1]->worker_pid()), SIGKILL), 0);
+  EXPECT_LT(ms_until_removed(*guests[1], start), 100u);
+  // The server's status word, not only the socket, says why.
+  for (int i = 0; i < 200 && guests[1]->fatal_reason() == 0; i++)
+    sleep_us(1000);
+  EXPECT_EQ(guests[1]->fatal_reason(), uint32_t(FatalReason::WorkerDied));
+  uint32_t cmd = kDiagEcho;
+  size_t n;
+  EXPECT_EQ(guests[1]->call(0, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
+  EXPECT_EQ(guests[1]->submit(0, &cmd, 4), kDeviceRemoved);
+
+  // A guest can crash its own worker through a command; same result.
+  uint32_t abort_cmd = kDiagAbort;
+  start = now_ns();
+  EXPECT_EQ(guests[2]->call(0, &abort_cmd, 4, &cmd, 4, &n), kDeviceRemoved);
+  EXPECT_LT(ms_since(start), 100u);
+
+  ASSERT_TRUE(server.running());
+  for (uint32_t i = 0; i < 1000; i++)
+    ASSERT_TRUE(echo_ok(*guests[0], i % 2, i)) << "the other context keeps running";
+  std::unique_ptr<GuestConnection> fresh;
+  ASSERT_EQ(server.connect(&fresh), kOk);
+  EXPECT_TRUE(echo_ok(*fresh, 0, 3));
+}
+
+TEST(Server, MalformedRingStateMakesThatContextFatalServerAlive) {
+  ServerProcess server;
+  std::unique_ptr<GuestConnection> bad, good;
+  ASSERT_EQ(server.connect(&bad), kOk);
+  ASSERT_EQ(server.connect(&good), kOk);
+  ASSERT_TRUE(echo_ok(*bad, 0, 1));
+
+  // Ring 0's head far beyond anything published, then any doorbell.
+  Geometry g = bad->geometry();
+  auto* ring0 = reinterpret_cast<RingHeader*>(bad->shared_base() + g.rings_offset());
+  store_release(ring0->head, uint64_t(1) << 40);
+  uint32_t cmd = kDiagAccum;
+  uint64_t start = now_ns();
+  bad->submit(1, &cmd, 4);
+  EXPECT_LT(ms_until_removed(*bad, start), 100u);
+  EXPECT_EQ(bad->fatal_reason(), uint32_t(FatalReason::BadRingHead));
+  size_t n;
+  EXPECT_EQ(bad->call(1, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
+
+  ASSERT_TRUE(server.running());
+  for (uint32_t i = 0; i < 500; i++)
+    ASSERT_TRUE(echo_ok(*good, 0, i));
+}
+
+TEST(Server, HostDeathFailsBlockedAndLaterCallsWithin100ms) {
+  ServerProcess server;
+  std::unique_ptr<GuestConnection> guest, idle;
+  ASSERT_EQ(server.connect(&guest), kOk);
+  ASSERT_EQ(server.connect(&idle), kOk);
+  ASSERT_TRUE(echo_ok(*guest, 0, 1));
+  ASSERT_TRUE(echo_ok(*idle, 0, 1));
+
+  // A call the worker is still executing when the whole server dies.
+  std::atomic<uint64_t> returned_at{0};
+  std::atomic<Status> result{kOk};
+  std::thread caller([&] {
+    uint32_t sleep_cmd[2] = { kDiagSleep, 5000 };
+    uint32_t reply[4];
+    size_t n;
+    result = guest->call(0, sleep_cmd, sizeof(sleep_cmd), reply, sizeof(reply), &n);
+    returned_at = now_ns();
+  });
+  sleep_us(100000);
+  uint64_t killed_at = now_ns();
+  server.stop(SIGKILL);
+  caller.join();
+  EXPECT_EQ(result.load(), kDeviceRemoved);
+  EXPECT_LT((returned_at.load() - killed_at) / 1000000, 100u);
+
+  // A guest that was not waiting sees it on its next call, as quickly.
+  sleep_us(20000);
+  uint64_t start = now_ns();
+  uint32_t cmd = kDiagEcho;
+  size_t n;
+  EXPECT_EQ(idle->call(0, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
+  EXPECT_LT(ms_since(start), 100u);
+}
