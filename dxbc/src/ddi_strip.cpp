@@ -139,9 +139,34 @@ void addMismatch(std::vector<std::string>& out, const char* label, size_t index,
   out.push_back(line);
 }
 
+// Entries dropped: the declarations alone show the register, stream, the declared part
+// of the mask and the system values of _siv/_sgv declarations; nothing else is knowable.
+void compareDeclaredElement(const char* label, size_t i, const SignatureElement& a,
+                            const SignatureElement& b, std::vector<std::string>& out) {
+  if (a.registerIndex != b.registerIndex)
+    addMismatch(out, label, i, "register", a.registerIndex, b.registerIndex);
+  if (a.stream != b.stream)
+    addMismatch(out, label, i, "stream", a.stream, b.stream);
+  if (b.mask & ~a.mask)
+    addMismatch(out, label, i, "maskNotSubset", a.mask, b.mask);
+  if (b.minPrecision && a.minPrecision != b.minPrecision)
+    addMismatch(out, label, i, "minPrecision", a.minPrecision, b.minPrecision);
+  if (b.systemValue != sysval::Undefined || b.registerIndex == kNoRegister ||
+      equalsIgnoreCase(b.semanticName, "SV_Target")) {
+    if (a.systemValue != b.systemValue)
+      addMismatch(out, label, i, "systemValue", a.systemValue, b.systemValue);
+    if (!equalsIgnoreCase(a.semanticName, b.semanticName) || a.semanticIndex != b.semanticIndex)
+      out.push_back(std::string(label) + "[" + std::to_string(i) + "].name: expected " +
+                    a.semanticName + std::to_string(a.semanticIndex) + ", got " + b.semanticName +
+                    std::to_string(b.semanticIndex));
+  }
+}
+
 void compareElement(const char* label, size_t i, const SignatureElement& a,
                     const SignatureElement& b, const CompareOptions& options,
                     std::vector<std::string>& out) {
+  if (options.onlyDeclared)
+    return compareDeclaredElement(label, i, a, b, out);
   if (a.registerIndex != b.registerIndex)
     addMismatch(out, label, i, "register", a.registerIndex, b.registerIndex);
   if (a.mask != b.mask)

@@ -299,6 +299,27 @@ Status rebuildSignatures(const ShaderInfo& info, const DdiSignatures& ddi, Rebui
   return Status::success();
 }
 
+uint64_t shaderFeatureFlags(const ShaderInfo& info) {
+  struct Mapping { uint32_t globalFlag; uint64_t feature; };
+  static constexpr Mapping kMappings[] = {
+    {1u << 1, 0x1},    // enableDoublePrecisionFloatOps → doubles
+    {1u << 5, 0x10},   // enableMinimumPrecision
+    {1u << 6, 0x20},   // enable11_1DoubleExtensions
+    {1u << 7, 0x40},   // enable11_1ShaderExtensions
+  };
+  uint64_t flags = 0;
+  for (const Mapping& m : kMappings)
+    if (info.globalFlags & m.globalFlag)
+      flags |= m.feature;
+  // Raw/structured buffers outside compute shaders are a feature of shader model 4.x.
+  if ((info.globalFlags & (1u << 3)) && info.major == 4)
+    flags |= 0x2;
+  for (const IoDeclaration& decl : info.declarations)
+    if (decl.operandType == operand::OutputStencilRef)
+      flags |= 0x200;
+  return flags;
+}
+
 Status rebuildContainer(std::span<const uint8_t> tokenBytes, const DdiSignatures& ddi,
                         std::vector<uint8_t>& out, RebuiltSignatures* signatures) {
   ShaderCode code;
@@ -334,7 +355,14 @@ Status rebuildContainer(std::span<const uint8_t> tokenBytes, const DdiSignatures
     status = addSignature(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
   if (!status.ok())
     return status;
-  writer.addChunk(shaderChunkTagFor(info.major), code.tokens.bytes());
+  const uint64_t features = shaderFeatureFlags(info);
+  writer.addChunk(features ? tag::SHEX : shaderChunkTagFor(info.major), code.tokens.bytes());
+  if (features) {
+    uint8_t sfi0[8];
+    for (int i = 0; i < 8; ++i)
+      sfi0[i] = uint8_t(features >> (8 * i));
+    writer.addChunk(tag::SFI0, std::span<const uint8_t>(sfi0, 8));
+  }
   return writer.write(out);
 }
 

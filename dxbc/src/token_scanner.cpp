@@ -324,6 +324,7 @@ Status scanShader(const ShaderCode& code, ShaderInfo& out) {
       case op::DclOutputControlPointCount:
         out.outputControlPointCount = token::controlPointCount(opcodeToken);
         break;
+      case op::DclGlobalFlags: out.globalFlags = (opcodeToken >> 11) & 0x1fff; break;
       case op::DclTessDomain: out.tessDomain = token::tessDomain(opcodeToken); break;
       case op::DclGsInputPrimitive: out.gsInputPrimitive = token::gsInputPrimitive(opcodeToken); break;
       case op::DclStream: {

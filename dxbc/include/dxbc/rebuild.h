@@ -63,6 +63,11 @@ uint32_t systemValueToSignatureName(uint32_t sbName);
 uint32_t systemValueSemanticIndex(uint32_t sbName, uint32_t registerIndex,
                                   uint32_t tessDomain);
 
+// SFI0 feature flags fxc would write for the shader (0: no SFI0 chunk). Derived from
+// dcl_globalFlags and declarations: doubles, SM4 raw/structured buffers, minimum
+// precision, 11.1 double and shader extensions, stencil-reference output.
+uint64_t shaderFeatureFlags(const ShaderInfo& info);
+
 // Whole pipeline: parse the tokens, scan, rebuild signatures, write the container
 // (signature chunks, then SHDR/SHEX) with its checksum. out is replaced.
 Status rebuildContainer(std::span<const uint8_t> tokenBytes, const DdiSignatures& ddi,

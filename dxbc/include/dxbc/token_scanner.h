@@ -52,6 +52,7 @@ struct ShaderInfo {
   bool hasControlPointPhase = false;
   bool usesMinPrecision = false;          // any operand with a min-precision modifier
   uint32_t instructionCount = 0;
+  uint32_t globalFlags = 0;         // dcl_globalFlags bits (opcode token bits 11..23)
   // Input usage as the instructions show it (fxc's "used" mask of input elements).
   std::vector<RegisterRead> reads;
   bool readsComplete = true;        // false if some instruction's operands were not parsed
