@@ -1,0 +1,54 @@
+#pragma once
+
+#include <vector>
+
+#include "arena.h"
+#include "handle_table.h"
+#include "reader.h"
+
+namespace npt::protocol {
+
+  class Dispatch;  // generated: npt_dispatch.h
+
+  // Everything generated decode functions need besides the reader.
+  struct DecodeContext {
+    HandleTable  handles;
+    ScratchArena arena;
+    ObjectId     self = 0;
+    uint16_t     selfIface = 0;
+    const uint8_t* supportedIfaces = nullptr;  // bitmap by interface id; null = all compiled in
+    std::vector<uint8_t>* replies = nullptr;   // where sync methods append replies
+
+    explicit DecodeContext(size_t arenaBytes = 4u << 20) : arena(arenaBytes) { }
+  };
+
+  // Where and why a stream became fatal.
+  struct DecodeResult {
+    ErrorCode code = ErrorCode::Ok;
+    size_t    offset = 0;      // byte offset of the failing command in the stream
+    uint16_t  opcode = 0;
+    size_t    commands = 0;    // commands executed before the failure
+  };
+
+  // Decodes a stream of commands. Each command is copied out of the source
+  // (shared memory) before any field is read: the guest cannot change bytes
+  // under the decoder. Stops at the first error; the context is then fatal.
+  class StreamDecoder {
+  public:
+    StreamDecoder(DecodeContext& ctx, Dispatch& dispatch) : m_ctx(ctx), m_dispatch(dispatch) { }
+
+    DecodeResult decode(const void* stream, size_t size);
+
+  private:
+    ErrorCode decodeOne(uint16_t opcode, const uint8_t* args, size_t size);
+    ErrorCode decodeControl(uint16_t opcode, CommandReader& r);
+
+    DecodeContext&       m_ctx;
+    Dispatch&            m_dispatch;
+    std::vector<uint8_t> m_copy;
+  };
+
+  // Generated: decodes one non-control command's arguments and dispatches it.
+  ErrorCode decodeMethod(uint16_t opcode, CommandReader& r, DecodeContext& ctx, Dispatch& d);
+
+}

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstring>
+
+#include "wire.h"
+
+namespace npt::protocol {
+
+  // Bounds-checked reads over one command's arguments (already copied out of
+  // shared memory). The first failure is sticky; later reads return zeroes.
+  class CommandReader {
+  public:
+    CommandReader(const uint8_t* data, size_t size) : m_data(data), m_size(size) { }
+
+    ErrorCode error() const { return m_error; }
+    bool      ok() const { return m_error == ErrorCode::Ok; }
+    bool      atEnd() const { return m_pos == m_size; }
+    size_t    remaining() const { return m_size - m_pos; }
+    void      fail(ErrorCode code) { if (m_error == ErrorCode::Ok) m_error = code; }
+
+    uint32_t u32() { uint32_t v = 0; get(&v, 4); return v; }
+    uint64_t u64() { uint64_t v = 0; get(&v, 8); return v; }
+    float    f32() { float v = 0; get(&v, 4); return v; }
+
+    // n bytes plus padding to 4; returns a pointer into the command copy.
+    const uint8_t* bytes(size_t n) {
+      size_t padded = (n + 3) & ~size_t(3);
+      if (!ok() || padded < n || padded > remaining()) { fail(ErrorCode::Truncated); return nullptr; }
+      const uint8_t* p = m_data + m_pos;
+      m_pos += padded;
+      return p;
+    }
+
+    // Callers check counts against this before allocating: no count can make
+    // the decoder allocate more than the command itself could describe.
+    bool canHold(uint64_t count, uint64_t wireBytesPerElement) {
+      if (count * wireBytesPerElement > remaining()) { fail(ErrorCode::Truncated); return false; }
+      return true;
+    }
+
+    Payload payload(uint32_t maxSize) {
+      Payload p;
+      uint32_t tag = u32();
+      if (!ok() || tag == kPayloadNullTag)
+        return p;
+      p.isNull = false;
+      if (tag == kPayloadBulkTag) {
+        p.isBulk = true;
+        p.bulk.region = u32(); p.bulk.offset = u32(); p.bulk.size = u32();
+        p.size = p.bulk.size;
+      } else {
+        p.size = tag;
+        p.data = bytes(tag);
+      }
+      if (ok() && p.size > maxSize) fail(ErrorCode::BadPayload);
+      return p;
+    }
+
+  private:
+    void get(void* out, size_t n) {
+      if (!ok() || n > remaining()) { fail(ErrorCode::Truncated); return; }
+      std::memcpy(out, m_data + m_pos, n);
+      m_pos += n;
+    }
+
+    const uint8_t* m_data;
+    size_t         m_size;
+    size_t         m_pos = 0;
+    ErrorCode      m_error = ErrorCode::Ok;
+  };
+
+}

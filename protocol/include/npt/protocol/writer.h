@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cstring>
+
+#include "wire.h"
+
+namespace npt::protocol {
+
+  // Appends commands to a caller-owned byte span. Overflow is sticky: once a
+  // command does not fit, ok() is false and the caller flushes and retries.
+  class CommandWriter {
+  public:
+    CommandWriter(void* data, size_t capacity)
+    : m_data(static_cast<uint8_t*>(data)), m_capacity(capacity & ~size_t(3)) { }
+
+    bool   ok() const { return m_ok; }
+    size_t size() const { return m_size; }
+    void   clear() { m_size = 0; m_ok = true; m_selected = 0; }
+    void   fail() { m_ok = false; }
+
+    // The object later commands apply to; elided when unchanged.
+    void select(ObjectId self) {
+      if (self == m_selected)
+        return;
+      begin(OpSelectObject);
+      u32(self);
+      end();
+      m_selected = self;
+    }
+    void forgetSelection() { m_selected = 0; }
+
+    void begin(uint16_t opcode) { m_start = m_size; m_opcode = opcode; u32(0); }
+    bool end() {
+      size_t words = (m_size - m_start) / 4;
+      if (!m_ok || words > 0xffff) { m_ok = false; return false; }
+      uint32_t h = packHeader(m_opcode, uint16_t(words));
+      std::memcpy(m_data + m_start, &h, 4);
+      return true;
+    }
+
+    void u32(uint32_t v) { put(&v, 4); }
+    void u64(uint64_t v) { put(&v, 8); }
+    void f32(float v) { put(&v, 4); }
+    void bytes(const void* p, size_t n) {
+      put(p, n);
+      static const uint8_t zero[4] = { };
+      if (n & 3) put(zero, 4 - (n & 3));
+    }
+    void payload(const Payload& p) {
+      if (p.isNull) { u32(kPayloadNullTag); return; }
+      if (p.isBulk) { u32(kPayloadBulkTag); u32(p.bulk.region); u32(p.bulk.offset); u32(p.bulk.size); return; }
+      if (p.size >= kPayloadBulkTag || (p.size && !p.data)) { m_ok = false; return; }
+      u32(p.size);
+      bytes(p.data, p.size);
+    }
+
+  private:
+    void put(const void* p, size_t n) {
+      if (!m_ok || n > m_capacity - m_size) { m_ok = false; return; }
+      std::memcpy(m_data + m_size, p, n);
+      m_size += n;
+    }
+
+    uint8_t* m_data;
+    size_t   m_capacity;
+    size_t   m_size = 0;
+    size_t   m_start = 0;
+    uint16_t m_opcode = 0;
+    bool     m_ok = true;
+    ObjectId m_selected = 0;
+  };
+
+}

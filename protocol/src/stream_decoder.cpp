@@ -1,0 +1,96 @@
+#include <cstring>
+
+#include "npt/protocol/decoder.h"
+#include "npt_ids.h"
+
+namespace npt::protocol {
+
+  DecodeResult StreamDecoder::decode(const void* stream, size_t size) {
+    DecodeResult result;
+    auto src = static_cast<const uint8_t*>(stream);
+    size_t pos = 0;
+    while (pos < size) {
+      result.offset = pos;
+      if (size - pos < kHeaderBytes) { result.code = ErrorCode::Truncated; return result; }
+      uint32_t header;
+      std::memcpy(&header, src + pos, 4);
+      size_t bytes = size_t(headerWords(header)) * 4;
+      result.opcode = headerOpcode(header);
+      if (bytes == 0) { result.code = ErrorCode::BadHeader; return result; }
+      if (bytes > size - pos) { result.code = ErrorCode::Truncated; return result; }
+      // Read once: copy the whole command out of (possibly shared) memory.
+      m_copy.assign(src + pos + 4, src + pos + bytes);
+      ErrorCode code = decodeOne(result.opcode, m_copy.data(), m_copy.size());
+      if (code != ErrorCode::Ok) { result.code = code; return result; }
+      pos += bytes;
+      result.commands++;
+    }
+    result.offset = pos;
+    return result;
+  }
+
+  ErrorCode StreamDecoder::decodeOne(uint16_t opcode, const uint8_t* args, size_t size) {
+    CommandReader r(args, size);
+    m_ctx.arena.reset();
+    ErrorCode code = (opcode >> 8) == 0 ? decodeControl(opcode, r) : decodeMethod(opcode, r, m_ctx, m_dispatch);
+    if (code == ErrorCode::Ok && !r.ok())
+      code = r.error();
+    return code;
+  }
+
+  ErrorCode StreamDecoder::decodeControl(uint16_t opcode, CommandReader& r) {
+    switch (opcode) {
+      case OpSelectObject: {
+        ObjectId id = r.u32();
+        if (!r.ok()) return r.error();
+        if (!r.atEnd()) return ErrorCode::TrailingBytes;
+        if (!m_ctx.handles.contains(id)) return ErrorCode::UnknownObject;
+        m_ctx.self = id;
+        m_ctx.selfIface = m_ctx.handles.ifaceOf(id);
+        return ErrorCode::Ok;
+      }
+      case OpDestroyObject: {
+        ObjectId id = r.u32();
+        if (!r.ok()) return r.error();
+        if (!r.atEnd()) return ErrorCode::TrailingBytes;
+        ErrorCode code = m_ctx.handles.destroy(id);
+        if (code == ErrorCode::Ok) {
+          dispatchDestroy(m_dispatch, id);
+          if (m_ctx.self == id) { m_ctx.self = 0; m_ctx.selfIface = 0; }
+        }
+        return code;
+      }
+      case OpNop:
+        r.bytes(r.remaining());
+        return ErrorCode::Ok;
+      default:
+        return ErrorCode::UnknownOpcode;
+    }
+  }
+
+  const char* errorName(ErrorCode code) {
+    switch (code) {
+      case ErrorCode::Ok: return "ok";
+      case ErrorCode::Truncated: return "truncated";
+      case ErrorCode::BadHeader: return "bad-header";
+      case ErrorCode::UnknownOpcode: return "unknown-opcode";
+      case ErrorCode::UnknownObject: return "unknown-object";
+      case ErrorCode::WrongObjectType: return "wrong-object-type";
+      case ErrorCode::NullNotAllowed: return "null-not-allowed";
+      case ErrorCode::CountTooLarge: return "count-too-large";
+      case ErrorCode::BadUnionArm: return "bad-union-arm";
+      case ErrorCode::TrailingBytes: return "trailing-bytes";
+      case ErrorCode::ObjectIdInUse: return "object-id-in-use";
+      case ErrorCode::QuotaExceeded: return "quota-exceeded";
+      case ErrorCode::BadString: return "bad-string";
+      case ErrorCode::BadPayload: return "bad-payload";
+      case ErrorCode::UnknownIid: return "unknown-iid";
+      case ErrorCode::NoObjectSelected: return "no-object-selected";
+      case ErrorCode::EncoderOverflow: return "encoder-overflow";
+      case ErrorCode::EncoderInvalid: return "encoder-invalid";
+      case ErrorCode::VersionMismatch: return "version-mismatch";
+    }
+    return "unknown-error";
+  }
+
+}

@@ -1,0 +1,97 @@
+#pragma once
+
+// Shared fixture for generated round-trip tests: a command buffer, a decode
+// context whose handle table the test populates, and prefix-truncation checks.
+
+#include <gtest/gtest.h>
+
+#include "npt/protocol/decoder.h"
+#include "npt/protocol/writer.h"
+#include "npt_encode.h"
+#include "npt_ids.h"
+#include "npt_recording.h"
+
+namespace npt::protocol {
+
+  struct Harness {
+    std::vector<uint8_t> buffer = std::vector<uint8_t>(1u << 20);
+    CommandWriter        w{buffer.data(), buffer.size()};
+    DecodeContext        ctx;
+    RecordingDispatch    rec;
+    std::vector<uint8_t> replies;
+    HandleTable          before;
+    ObjectId             nextId = 100;
+
+    Harness() { ctx.replies = &replies; }
+
+    ObjectId object(uint16_t iface) {
+      ObjectId id = nextId++;
+      EXPECT_EQ(ctx.handles.create(id, iface), ErrorCode::Ok);
+      return id;
+    }
+    ObjectId fresh() { return nextId++; }
+
+    void expectRoundTrip(const std::string& expected) {
+      before = ctx.handles;
+      StreamDecoder dec(ctx, rec);
+      DecodeResult res = dec.decode(buffer.data(), w.size());
+      ASSERT_EQ(res.code, ErrorCode::Ok) << errorName(res.code) << " at " << res.offset;
+      ASSERT_FALSE(rec.calls.empty());
+      EXPECT_EQ(rec.calls.back(), expected);
+    }
+
+    ErrorCode decodePrefix(const std::vector<uint8_t>& bytes) {
+      DecodeContext c;
+      c.handles = before;
+      RecordingDispatch r;
+      StreamDecoder dec(c, r);
+      DecodeResult res = dec.decode(bytes.data(), bytes.size());
+      if (res.code == ErrorCode::Ok && !r.calls.empty())
+        ADD_FAILURE() << "a truncated command was dispatched: " << r.calls.back();
+      return res.code;
+    }
+
+    // The method command is the last one in the buffer; every cut inside it
+    // must be fatal, whether the stream ends early or the header lies about
+    // the length.
+    void expectEveryTruncationFails() {
+      size_t total = w.size();
+      size_t start = 0;
+      while (true) {
+        uint32_t h; std::memcpy(&h, buffer.data() + start, 4);
+        size_t n = size_t(headerWords(h)) * 4;
+        if (start + n >= total) break;
+        start += n;
+      }
+      for (size_t cut = start + 1; cut < total; cut++) {
+        std::vector<uint8_t> prefix(buffer.begin(), buffer.begin() + cut);
+        EXPECT_NE(decodePrefix(prefix), ErrorCode::Ok) << "cut at " << cut << " of " << total;
+        if ((cut - start) % 4 == 0 && cut - start >= 4) {
+          uint32_t h; std::memcpy(&h, prefix.data() + start, 4);
+          h = packHeader(headerOpcode(h), uint16_t((cut - start) / 4));
+          std::memcpy(prefix.data() + start, &h, 4);
+          EXPECT_NE(decodePrefix(prefix), ErrorCode::Ok) << "shortened header at " << cut;
+        }
+      }
+    }
+  };
+
+  template<typename T>
+  void expectRecordRoundTrip(const T& v) {
+    std::vector<uint8_t> buf(1u << 20);
+    CommandWriter w(buf.data(), buf.size());
+    encodeRecord(w, v);
+    ASSERT_TRUE(w.ok());
+    DecodeContext c;
+    CommandReader r(buf.data(), w.size());
+    T out{};
+    decodeRecord(r, c, out);
+    ASSERT_EQ(r.error(), ErrorCode::Ok);
+    EXPECT_TRUE(r.atEnd());
+    std::string a, b;
+    canonRecord(a, v);
+    canonRecord(b, out);
+    EXPECT_EQ(a, b);
+  }
+
+}

@@ -1,0 +1,242 @@
+// Hand-written malformed-stream catalogue: every case must end the stream
+// with its stable error code and must not reach the dispatch.
+
+#include <gtest/gtest.h>
+
+#include "harness.h"
+
+using namespace npt::protocol;
+
+namespace {
+
+  struct Stream {
+    std::vector<uint32_t> words;
+    void cmd(uint16_t opcode, std::initializer_list<uint32_t> args) {
+      words.push_back(packHeader(opcode, uint16_t(args.size() + 1)));
+      words.insert(words.end(), args);
+    }
+  };
+
+  struct Fixture : ::testing::Test {
+    DecodeContext     ctx;
+    RecordingDispatch rec;
+    ObjectId context = 1, srv = 2, sampler = 3, rtv = 4, texture = 5;
+
+    void SetUp() override {
+      ctx.handles.create(context, Iface_ID3D11DeviceContext);
+      ctx.handles.create(srv, Iface_ID3D11ShaderResourceView);
+      ctx.handles.create(sampler, Iface_ID3D11SamplerState);
+      ctx.handles.create(rtv, Iface_ID3D11RenderTargetView);
+      ctx.handles.create(texture, Iface_ID3D11Texture2D);
+    }
+    DecodeResult run(const std::vector<uint32_t>& w) {
+      StreamDecoder dec(ctx, rec);
+      return dec.decode(w.data(), w.size() * 4);
+    }
+    DecodeResult run(const void* p, size_t n) {
+      StreamDecoder dec(ctx, rec);
+      return dec.decode(p, n);
+    }
+  };
+
+}
+
+TEST_F(Fixture, WireCostOfHotCommands) {
+  uint8_t buf[256];
+  CommandWriter w(buf, sizeof buf);
+  w.select(context);
+  size_t afterSelect = w.size();
+  ASSERT_TRUE(encode_ID3D11DeviceContext_DrawIndexed(w, context, 36, 0, 0));
+  EXPECT_LE(w.size() - afterSelect, 16u);
+  size_t before = w.size();
+  ObjectId one[] = { srv };
+  ASSERT_TRUE(encode_ID3D11DeviceContext_PSSetShaderResources(w, context, 3, 1, one));
+  EXPECT_LE(w.size() - before, 24u);
+  EXPECT_EQ(before, afterSelect + 16) << "the select is not repeated for the same object";
+  EXPECT_EQ(run(buf, w.size()).code, ErrorCode::Ok);
+  ASSERT_EQ(rec.calls.size(), 2u);
+}
+
+TEST_F(Fixture, UnknownIdIsFatal) {
+  Stream s;
+  s.cmd(OpSelectObject, {context});
+  s.cmd(Op_ID3D11DeviceContext_PSSetShaderResources, {1, 0, 999});
+  DecodeResult r = run(s.words);
+  EXPECT_EQ(r.code, ErrorCode::UnknownObject);
+  EXPECT_EQ(r.offset, 8u);
+  EXPECT_TRUE(rec.calls.empty());
+}
+
+TEST_F(Fixture, WrongTypeHandleIsFatal) {
+  Stream s;
+  s.cmd(OpSelectObject, {context});
+  s.cmd(Op_ID3D11DeviceContext_PSSetShaderResources, {1, 0, sampler});
+  EXPECT_EQ(run(s.words).code, ErrorCode::WrongObjectType);
+  Stream t;
+  t.cmd(OpSelectObject, {srv});  // a view is not a context
+  t.cmd(Op_ID3D11DeviceContext_DrawIndexed, {3, 0, 0});
+  EXPECT_EQ(run(t.words).code, ErrorCode::WrongObjectType);
+  EXPECT_TRUE(rec.calls.empty());
+}
+
+TEST_F(Fixture, VersionedAndDxgiInterfacesOfOneObjectAreAccepted) {
+  EXPECT_TRUE(interfaceAccepts(Iface_ID3D11Texture2D, Iface_ID3D11Resource));
+  EXPECT_TRUE(interfaceAccepts(Iface_ID3D11Texture2D, Iface_IDXGISurface));
+  EXPECT_TRUE(interfaceAccepts(Iface_ID3D11Texture2D, Iface_ID3D11Texture2D1));
+  EXPECT_TRUE(interfaceAccepts(Iface_ID3D11Device, Iface_ID3D11Device5));
+  EXPECT_TRUE(interfaceAccepts(Iface_ID3D11Device, Iface_IDXGIDevice));
+  EXPECT_FALSE(interfaceAccepts(Iface_ID3D11Texture2D, Iface_ID3D11Buffer));
+  EXPECT_FALSE(interfaceAccepts(Iface_ID3D11SamplerState, Iface_ID3D11View));
+}
+
+TEST_F(Fixture, OversizedCountsAreRejectedBeforeAllocation) {
+  for (uint32_t count : {129u, 0x10000u, 0x0fffffffu, 0xffffffffu}) {
+    Stream s;
+    s.cmd(OpSelectObject, {context});
+    s.cmd(Op_ID3D11DeviceContext_PSSetShaderResources, {count, 0, srv});
+    EXPECT_EQ(run(s.words).code, ErrorCode::CountTooLarge) << count;
+  }
+  // Within the bound but beyond the bytes present: truncated, no allocation.
+  Stream s;
+  s.cmd(OpSelectObject, {context});
+  s.cmd(Op_ID3D11DeviceContext_PSSetShaderResources, {128, 0, srv});
+  EXPECT_EQ(run(s.words).code, ErrorCode::Truncated);
+  EXPECT_TRUE(rec.calls.empty());
+}
+
+TEST_F(Fixture, HeaderErrors) {
+  Stream zero;
+  zero.words.push_back(packHeader(Op_ID3D11DeviceContext_Draw, 0));
+  EXPECT_EQ(run(zero.words).code, ErrorCode::BadHeader);
+  Stream longer;
+  longer.words.push_back(packHeader(Op_ID3D11DeviceContext_Draw, 40));
+  EXPECT_EQ(run(longer.words).code, ErrorCode::Truncated);
+  uint8_t partial[3] = {1, 0, 2};
+  EXPECT_EQ(run(partial, 3).code, ErrorCode::Truncated);
+}
+
+TEST_F(Fixture, UnknownOpcodes) {
+  for (uint16_t op : {uint16_t(0x00ff), uint16_t(0xff00), uint16_t(0xfe7f), uint16_t(Op_ID3D11DeviceContext_Draw | 0x7f)}) {
+    Stream s;
+    s.cmd(OpSelectObject, {context});
+    s.cmd(op, {1, 2});
+    EXPECT_EQ(run(s.words).code, ErrorCode::UnknownOpcode) << std::hex << op;
+  }
+}
+
+TEST_F(Fixture, InterfacesTheHostDidNotAdvertiseAreUnknown) {
+  std::vector<uint8_t> bitmap((kInterfaceCount + 7) / 8, 0xff);
+  bitmap[Iface_ID3D11DeviceContext1 >> 3] &= uint8_t(~(1u << (Iface_ID3D11DeviceContext1 & 7)));
+  ctx.supportedIfaces = bitmap.data();
+  Stream s;
+  s.cmd(OpSelectObject, {context});
+  s.cmd(Op_ID3D11DeviceContext1_DiscardResource, {texture});
+  EXPECT_EQ(run(s.words).code, ErrorCode::UnknownOpcode);
+  Stream ok;
+  ok.cmd(Op_ID3D11DeviceContext_Draw, {3, 0});
+  EXPECT_EQ(run(ok.words).code, ErrorCode::Ok);
+}
+
+TEST_F(Fixture, TrailingBytesAndMissingSelection) {
+  Stream s;
+  s.cmd(Op_ID3D11DeviceContext_Draw, {3, 0});
+  EXPECT_EQ(run(s.words).code, ErrorCode::NoObjectSelected);
+  Stream t;
+  t.cmd(OpSelectObject, {context});
+  t.cmd(Op_ID3D11DeviceContext_Draw, {3, 0, 7});
+  EXPECT_EQ(run(t.words).code, ErrorCode::TrailingBytes);
+}
+
+TEST_F(Fixture, NullWhereTheApiRequiresAnObject) {
+  Stream s;
+  s.cmd(OpSelectObject, {context});
+  s.cmd(Op_ID3D11DeviceContext_ClearRenderTargetView, {0, 0, 0, 0, 0});
+  EXPECT_EQ(run(s.words).code, ErrorCode::NullNotAllowed);
+}
+
+TEST_F(Fixture, UnionDiscriminatorMustNameAnArm) {
+  uint8_t buf[512];
+  CommandWriter w(buf, sizeof buf);
+  D3D11_SHADER_RESOURCE_VIEW_DESC desc{};
+  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+  desc.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2D;
+  desc.Texture2D.MipLevels = 1;
+  ctx.handles.create(50, Iface_ID3D11Device);
+  ASSERT_TRUE(encode_ID3D11Device_CreateShaderResourceView(w, 50, texture, &desc, 77));
+  // Patch the dimension word (after select(8), header(4), resource(4), present(4), format(4)).
+  uint32_t bad = 99;
+  std::memcpy(buf + 24, &bad, 4);
+  EXPECT_EQ(run(buf, w.size()).code, ErrorCode::BadUnionArm);
+  EXPECT_FALSE(ctx.handles.contains(77));
+  desc.ViewDimension = D3D11_SRV_DIMENSION_UNKNOWN;
+  CommandWriter w2(buf, sizeof buf);
+  EXPECT_FALSE(encode_ID3D11Device_CreateShaderResourceView(w2, 50, texture, &desc, 77));
+}
+
+TEST_F(Fixture, CreateCannotReuseALiveIdOrZero) {
+  uint8_t buf[512];
+  D3D11_SAMPLER_DESC desc{};
+  ctx.handles.create(50, Iface_ID3D11Device);
+  for (ObjectId id : {sampler, ObjectId(0)}) {
+    CommandWriter w(buf, sizeof buf);
+    ASSERT_TRUE(encode_ID3D11Device_CreateSamplerState(w, 50, &desc, id));
+    EXPECT_EQ(run(buf, w.size()).code, ErrorCode::ObjectIdInUse);
+  }
+  CommandWriter w(buf, sizeof buf);
+  ASSERT_TRUE(encode_ID3D11Device_CreateSamplerState(w, 50, &desc, 60));
+  EXPECT_EQ(run(buf, w.size()).code, ErrorCode::Ok);
+  EXPECT_EQ(ctx.handles.ifaceOf(60), Iface_ID3D11SamplerState);
+}
+
+TEST_F(Fixture, DestroyedObjectsAreUnknown) {
+  Stream s;
+  s.cmd(OpDestroyObject, {srv});
+  s.cmd(OpSelectObject, {context});
+  s.cmd(Op_ID3D11DeviceContext_PSSetShaderResources, {1, 0, srv});
+  EXPECT_EQ(run(s.words).code, ErrorCode::UnknownObject);
+  ASSERT_EQ(rec.calls.size(), 1u);
+  EXPECT_EQ(rec.calls[0], "destroy(2)");
+  Stream again;
+  again.cmd(OpDestroyObject, {srv});
+  EXPECT_EQ(run(again.words).code, ErrorCode::UnknownObject);
+}
+
+TEST_F(Fixture, StringsWithEmbeddedNulOrBeyondTheirBoundAreRejected) {
+  ctx.handles.create(50, Iface_ID3D11Device);
+  D3D11_INPUT_ELEMENT_DESC e{};
+  e.SemanticName = "POSITION";
+  uint8_t code[16] = {1, 2, 3};
+  uint8_t buf[512];
+  CommandWriter w(buf, sizeof buf);
+  ASSERT_TRUE(encode_ID3D11Device_CreateInputLayout(w, 50, &e, 1, Payload::inlineBytes(code, 16), 70));
+  // The semantic bytes start after select(8) header(4) count(4) len(4).
+  std::vector<uint8_t> nul(buf, buf + w.size());
+  nul[20 + 2] = 0;
+  EXPECT_EQ(run(nul.data(), nul.size()).code, ErrorCode::BadString);
+  std::vector<uint8_t> huge(buf, buf + w.size());
+  uint32_t len = 100000;
+  std::memcpy(huge.data() + 16, &len, 4);
+  EXPECT_EQ(run(huge.data(), huge.size()).code, ErrorCode::BadString);
+  EXPECT_EQ(run(buf, w.size()).code, ErrorCode::Ok);
+}
+
+TEST_F(Fixture, ArenaQuotaBoundsDecodedMemory) {
+  DecodeContext small(64);
+  small.handles.create(context, Iface_ID3D11DeviceContext);
+  small.handles.create(srv, Iface_ID3D11ShaderResourceView);
+  std::vector<ObjectId> views(128, srv);
+  std::vector<uint8_t> buf(4096);
+  CommandWriter w(buf.data(), buf.size());
+  ASSERT_TRUE(encode_ID3D11DeviceContext_PSSetShaderResources(w, context, 0, 128, views.data()));
+  StreamDecoder dec(small, rec);
+  EXPECT_EQ(dec.decode(buf.data(), w.size()).code, ErrorCode::QuotaExceeded);
+}
+
+TEST(Writer, OverflowIsStickyAndReported) {
+  uint8_t buf[12];
+  CommandWriter w(buf, sizeof buf);
+  EXPECT_TRUE(encode_ID3D11DeviceContext_Draw(w, 0, 3, 0) || true);
+  CommandWriter small(buf, 8);
+  EXPECT_FALSE(encode_ID3D11DeviceContext_DrawIndexed(small, 1, 3, 0, 0));
+  EXPECT_FALSE(small.ok());
+}
