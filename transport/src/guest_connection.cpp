@@ -199,10 +199,9 @@ ReplySlotHeader* GuestConnection::reply_slot(uint32_t index) const {
 }
 
 void GuestConnection::ring_doorbell() {
-  // Pairs with the host's fence between announcing idle and re-reading the heads:
-  // either it sees our head or we see it idle.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (load_relaxed(m_control->host_state) != kHostIdle)
+  // The head was published with a seq_cst exchange; this seq_cst load pairs with the
+  // host's seq_cst idle store and head re-read: either it sees our head or we see it idle.
+  if (std::atomic_ref<uint32_t>(m_control->host_state).load(std::memory_order_seq_cst) != kHostIdle)
     return;
   uint32_t expected = kHostIdle;
   if (std::atomic_ref<uint32_t>(m_control->host_state).compare_exchange_strong(expected, kHostBusy))

@@ -111,7 +111,11 @@ bool HostContext::has_work() {
 bool HostContext::enter_idle() {
   store_seq_cst(m_control->host_state, uint32_t(kHostIdle));
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (has_work()) {
+  // Re-read every head in the same total order as the guest's exchange of it.
+  bool work = false;
+  for (auto& r : m_rings)
+    work |= std::atomic_ref<uint64_t>(r.header->head).load(std::memory_order_seq_cst) != r.tail;
+  if (work || has_work()) {
     leave_idle();
     return false;
   }

@@ -1,5 +1,6 @@
 #include "neptune/transport/ring_writer.h"
 
+#include <atomic>
 #include <cstring>
 
 namespace npt::transport {
@@ -43,7 +44,9 @@ void RingWriter::commit() {
   m_head += m_pending;
   m_pending = 0;
   m_seq++;
-  store_release(m_header->head, m_head);
+  // Sequentially consistent (one xchg on x86): the guest's following read of the host's
+  // idle word must not pass this store, or both sides could miss the doorbell.
+  std::atomic_ref<uint64_t>(m_header->head).exchange(m_head, std::memory_order_seq_cst);
 }
 
 }
