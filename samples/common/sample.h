@@ -33,8 +33,13 @@ namespace npt::samples {
     Status createPixelShader(const char* source, const char* sourceName, const char* entry,
                              ComPtr<ID3D11PixelShader>& shader) const;
 
-    // Loads a shader assembled by the native build (`dxbc-tool asm`) from
-    // --shaders DIR or the executable's directory. Missing file: Status::skip.
+    // Shader model 5 assembly (gs/hs/ds/cs, which Wine's HLSL compiler cannot
+    // build) to a DXBC container with the project's assembler, linked in.
+    // With --shaders DIR, `<source name minus .asm>.dxbc` is loaded from DIR
+    // instead. Without an assembler in the build: Status::skip.
+    Status assemble(const char* source, const char* sourceName, std::vector<uint8_t>& bytecode) const;
+
+    // Loads a prebuilt container from --shaders DIR (or the executable's directory).
     Status loadAssembled(const char* fileName, std::vector<uint8_t>& bytecode) const;
 
     // Full-target viewport, the common case.

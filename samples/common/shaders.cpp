@@ -2,6 +2,10 @@
 
 #include <d3dcompiler.h>
 
+#ifdef NPT_SAMPLES_HAVE_ASSEMBLER
+#include "dxbc/asm/assembler.h"
+#endif
+
 #include <cstdio>
 #include <cstring>
 
@@ -53,6 +57,25 @@ namespace npt::samples {
     NPT_CHECK_STATUS(compile(source, sourceName, entry, "ps_5_0", blob));
     NPT_CHECK_HR(device->CreatePixelShader(blob->GetBufferPointer(), blob->GetBufferSize(), nullptr, shader.put()));
     return Status::ok();
+  }
+
+  Status SampleContext::assemble(const char* source, const char* sourceName,
+                                 std::vector<uint8_t>& bytecode) const {
+    if (!options.shaderDir.empty()) {
+      std::string file = sourceName;
+      if (file.size() > 4 && file.compare(file.size() - 4, 4, ".asm") == 0)
+        file.resize(file.size() - 4);
+      return loadAssembled((file + ".dxbc").c_str(), bytecode);
+    }
+#ifdef NPT_SAMPLES_HAVE_ASSEMBLER
+    dxbc::sm::AssemblyResult result = dxbc::sm::assembleContainer(source, bytecode);
+    if (!result.ok)
+      return Status::fail("assembling " + result.error.format(sourceName));
+    return Status::ok();
+#else
+    return Status::skip(std::string(sourceName) + " needs the DXBC assembler (dxbc/asm), which this build "
+      "lacks; pass --shaders DIR with assembled .dxbc files");
+#endif
   }
 
   Status SampleContext::loadAssembled(const char* fileName, std::vector<uint8_t>& bytecode) const {
