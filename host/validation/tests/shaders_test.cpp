@@ -1,0 +1,231 @@
+// Shader containers and input layouts. Containers are built here byte by byte so each
+// corruption is precise; the corpus test runs real compiler output through the same
+// checks (skipped when ../shared/corpus is absent).
+
+#include "test_helpers.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "npt/validation/shaders.h"
+
+using namespace npt::validation;
+
+namespace {
+
+void put32(std::vector<uint8_t>& out, uint32_t value) {
+  for (int i = 0; i < 4; i++) out.push_back(uint8_t(value >> (8 * i)));
+}
+
+void set32(std::vector<uint8_t>& out, size_t offset, uint32_t value) { std::memcpy(&out[offset], &value, 4); }
+
+struct SignatureElement {
+  const char* name;
+  uint32_t index;
+  uint32_t systemValue;
+};
+
+std::vector<uint8_t> signatureChunk(const std::vector<SignatureElement>& elements) {
+  std::vector<uint8_t> chunk;
+  put32(chunk, uint32_t(elements.size()));
+  put32(chunk, 8);
+  size_t nameOffset = 8 + 24 * elements.size();
+  std::vector<uint8_t> names;
+  for (size_t i = 0; i < elements.size(); i++) {
+    put32(chunk, uint32_t(nameOffset + names.size()));
+    put32(chunk, elements[i].index);
+    put32(chunk, elements[i].systemValue);
+    put32(chunk, 3);                      // float
+    put32(chunk, uint32_t(i));            // register
+    put32(chunk, 0x0f0f);                 // mask / rw mask
+    names.insert(names.end(), elements[i].name, elements[i].name + std::strlen(elements[i].name) + 1);
+  }
+  while (names.size() % 4) names.push_back(0xab);
+  chunk.insert(chunk.end(), names.begin(), names.end());
+  return chunk;
+}
+
+std::vector<uint8_t> codeChunk(ShaderStage stage, uint32_t major = 5, uint32_t minor = 0) {
+  std::vector<uint8_t> chunk;
+  put32(chunk, uint32_t(stage) << 16 | major << 4 | minor);
+  put32(chunk, 3);            // program length in DWORDs
+  put32(chunk, 0x0100003e);   // ret
+  return chunk;
+}
+
+std::vector<uint8_t> container(const std::vector<std::pair<const char*, std::vector<uint8_t>>>& chunks) {
+  std::vector<uint8_t> out;
+  put32(out, 0x43425844);   // "DXBC"
+  for (int i = 0; i < 4; i++) put32(out, 0);
+  put32(out, 1);
+  put32(out, 0);            // total size, patched below
+  put32(out, uint32_t(chunks.size()));
+  size_t offset = out.size() + 4 * chunks.size();
+  for (auto& chunk : chunks) {
+    put32(out, uint32_t(offset));
+    offset += 8 + chunk.second.size();
+  }
+  for (auto& chunk : chunks) {
+    out.insert(out.end(), chunk.first, chunk.first + 4);
+    put32(out, uint32_t(chunk.second.size()));
+    out.insert(out.end(), chunk.second.begin(), chunk.second.end());
+  }
+  set32(out, 24, uint32_t(out.size()));
+  return out;
+}
+
+std::vector<uint8_t> vertexShader() {
+  return container({{"ISGN", signatureChunk({{"POSITION", 0, 0}, {"TEXCOORD", 1, 0}, {"SV_VertexID", 0, 6}})},
+                    {"SHEX", codeChunk(ShaderStage::Vertex)}});
+}
+
+TEST(ShaderBytecode, ValidContainer) {
+  auto vs = vertexShader();
+  ShaderInfo info;
+  EXPECT_PASS(validateShaderBytecode(vs.data(), vs.size(), ShaderStage::Vertex, &info));
+  EXPECT_EQ(info.majorVersion, 5u);
+  EXPECT_NE(info.inputSignature, nullptr);
+  auto ps = container({{"SHDR", codeChunk(ShaderStage::Pixel, 4, 1)}});
+  EXPECT_PASS(validateShaderBytecode(ps.data(), ps.size(), ShaderStage::Pixel));
+}
+
+TEST(ShaderBytecode, StageMustMatch) {
+  auto vs = vertexShader();
+  EXPECT_REJECT(validateShaderBytecode(vs.data(), vs.size(), ShaderStage::Pixel), ShaderStageMismatch, Fail);
+}
+
+TEST(ShaderBytecode, HeaderAndSize) {
+  auto vs = vertexShader();
+  EXPECT_REJECT(validateShaderBytecode(vs.data(), 31, ShaderStage::Vertex), ShaderTooSmall, Fail);
+  EXPECT_REJECT(validateShaderBytecode(nullptr, 0, ShaderStage::Vertex), ShaderTooSmall, Fail);
+  EXPECT_REJECT(validateShaderBytecode(vs.data(), vs.size() - 4, ShaderStage::Vertex), ShaderContainerSize, Fail);
+  auto magic = vs;
+  magic[0] = 'X';
+  EXPECT_REJECT(validateShaderBytecode(magic.data(), magic.size(), ShaderStage::Vertex), ShaderMagic, Fail);
+  // Appending bytes without updating the header is a size mismatch too.
+  auto longer = vs;
+  longer.resize(vs.size() + 16);
+  EXPECT_REJECT(validateShaderBytecode(longer.data(), longer.size(), ShaderStage::Vertex), ShaderContainerSize, Fail);
+}
+
+TEST(ShaderBytecode, ChunkTableAndBounds) {
+  auto vs = vertexShader();
+  auto count = vs;
+  set32(count, 28, 0x40000000);
+  EXPECT_REJECT(validateShaderBytecode(count.data(), count.size(), ShaderStage::Vertex), ShaderChunkTable, Fail);
+  auto offset = vs;
+  set32(offset, 32, uint32_t(vs.size() - 4));
+  EXPECT_REJECT(validateShaderBytecode(offset.data(), offset.size(), ShaderStage::Vertex), ShaderChunkBounds, Fail);
+  auto inside = vs;
+  set32(inside, 32, 8);   // points into the header
+  EXPECT_REJECT(validateShaderBytecode(inside.data(), inside.size(), ShaderStage::Vertex), ShaderChunkBounds, Fail);
+  auto size = vs;
+  const uint32_t first = 40;   // header 32 + two offsets
+  set32(size, first + 4, 0xfffffff0u);
+  EXPECT_REJECT(validateShaderBytecode(size.data(), size.size(), ShaderStage::Vertex), ShaderChunkBounds, Fail);
+}
+
+TEST(ShaderBytecode, CodeChunk) {
+  auto none = container({{"ISGN", signatureChunk({})}});
+  EXPECT_REJECT(validateShaderBytecode(none.data(), none.size(), ShaderStage::Vertex), ShaderNoCode, Fail);
+  auto code = codeChunk(ShaderStage::Vertex);
+  set32(code, 4, 100);   // claims 100 DWORDs
+  auto longProgram = container({{"SHEX", code}});
+  EXPECT_REJECT(validateShaderBytecode(longProgram.data(), longProgram.size(), ShaderStage::Vertex), ShaderCodeBounds,
+                Fail);
+  auto sm3 = container({{"SHDR", codeChunk(ShaderStage::Vertex, 3, 0)}});
+  EXPECT_REJECT(validateShaderBytecode(sm3.data(), sm3.size(), ShaderStage::Vertex), ShaderCodeBounds, Fail);
+}
+
+TEST(ShaderBytecode, CorpusContainersPassForExactlyTheirStage) {
+  const std::filesystem::path corpus = NPT_CORPUS_DIR;
+  if (!std::filesystem::exists(corpus)) GTEST_SKIP() << "corpus not present: " << corpus;
+  size_t files = 0, accepted = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(corpus)) {
+    if (entry.path().extension() != ".dxbc") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    files++;
+    int stagesAccepted = 0;
+    for (uint32_t stage = 0; stage <= 5; stage++) {
+      Check check = validateShaderBytecode(bytes.data(), bytes.size(), ShaderStage(stage));
+      if (check.passed()) stagesAccepted++;
+      // The only containers rejected are those without a program (the corpus also
+      // holds D3D12 root signatures, RTS0-only containers), or for another stage.
+      else EXPECT_TRUE(check.rule() == Rule::ShaderStageMismatch || check.rule() == Rule::ShaderNoCode)
+          << entry.path() << ": " << check.describe();
+    }
+    EXPECT_LE(stagesAccepted, 1) << entry.path();
+    if (stagesAccepted == 1) {
+      accepted++;
+      // Truncating a valid container always fails, and never reads past the end.
+      for (size_t cut : {size_t(1), size_t(4), bytes.size() / 2}) {
+        for (uint32_t stage = 0; stage <= 5; stage++)
+          EXPECT_FALSE(validateShaderBytecode(bytes.data(), bytes.size() - cut, ShaderStage(stage)).passed());
+      }
+    }
+  }
+  ASSERT_GT(files, 0u);
+  // Most of the corpus is SM4/5 compiler output.
+  EXPECT_GE(accepted * 10, files * 8) << accepted << " of " << files;
+  RecordProperty("corpus_files", int(files));
+  RecordProperty("corpus_accepted", int(accepted));
+}
+
+std::vector<D3D11_INPUT_ELEMENT_DESC> validLayout() {
+  return {
+    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    {"TEXCOORD", 1, DXGI_FORMAT_R16G16_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 0, D3D11_INPUT_PER_INSTANCE_DATA, 2},
+  };
+}
+
+TEST(InputLayout, Valid) {
+  auto vs = vertexShader();
+  auto layout = validLayout();
+  EXPECT_PASS(validateInputLayout(layout.data(), uint32_t(layout.size()), vs.data(), vs.size()));
+  // Semantic names compare case-insensitively.
+  layout[0].SemanticName = "position";
+  EXPECT_PASS(validateInputLayout(layout.data(), uint32_t(layout.size()), vs.data(), vs.size()));
+}
+
+TEST(InputLayout, ElementRules) {
+  auto vs = vertexShader();
+  auto check = [&](auto mutate) {
+    auto layout = validLayout();
+    mutate(layout);
+    return validateInputLayout(layout.data(), uint32_t(layout.size()), vs.data(), vs.size());
+  };
+  EXPECT_REJECT(check([](auto& l) { l[1].Format = DXGI_FORMAT_BC1_UNORM; }), InputLayoutFormat, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[1].Format = DXGI_FORMAT_R8G8B8A8_TYPELESS; }), InputLayoutFormat, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[1].Format = DXGI_FORMAT_UNKNOWN; }), InputLayoutFormat, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[2].InputSlot = 32; }), InputLayoutSlot, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[2].InputSlotClass = D3D11_INPUT_CLASSIFICATION(2); }), InputLayoutClass, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[1].InstanceDataStepRate = 1; }), InputLayoutStepRate, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[2].InputSlot = 0; }), InputLayoutSlotClassMix, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[1].AlignedByteOffset = 2047; }), InputLayoutOffset, Fail);
+  EXPECT_REJECT(check([](auto& l) { l[2].SemanticName = "TEXCOORD"; l[2].SemanticIndex = 1; }), InputLayoutDuplicate,
+                Fail);
+  EXPECT_REJECT(check([](auto& l) { l[0].SemanticName = ""; }), InputLayoutSemantic, Fail);
+  // The shader reads TEXCOORD1: a layout without it cannot feed the shader.
+  EXPECT_REJECT(check([](auto& l) { l[1].SemanticIndex = 2; }), InputLayoutSemantic, Fail);
+}
+
+TEST(InputLayout, CountAndBytecode) {
+  auto vs = vertexShader();
+  std::vector<D3D11_INPUT_ELEMENT_DESC> many(33, validLayout()[0]);
+  EXPECT_REJECT(validateInputLayout(many.data(), 33, vs.data(), vs.size()), InputLayoutCount, Fail);
+  auto layout = validLayout();
+  auto ps = container({{"SHEX", codeChunk(ShaderStage::Pixel)}});
+  EXPECT_REJECT(validateInputLayout(layout.data(), 3, ps.data(), ps.size()), ShaderStageMismatch, Fail);
+  EXPECT_REJECT(validateInputLayout(layout.data(), 3, vs.data(), vs.size() - 1), ShaderContainerSize, Fail);
+  // A signature whose name offset points outside its chunk.
+  auto badName = vs;
+  set32(badName, 40 + 8 + 8, 0x7fffffff);
+  EXPECT_REJECT(validateInputLayout(layout.data(), 3, badName.data(), badName.size()), ShaderChunkBounds, Fail);
+}
+
+}  // namespace
