@@ -4,30 +4,32 @@
 namespace npt::protocol {
 
   ErrorCode HandleTable::create(ObjectId id, uint16_t ifaceId) {
-    if (id == 0 || m_objects.count(id))
+    if (id == 0 || ifaceId == 0 || contains(id))
       return ErrorCode::ObjectIdInUse;
-    if (m_objects.size() >= m_max)
+    if (m_count >= m_max || id >= kMaxId)
       return ErrorCode::QuotaExceeded;
-    m_objects.emplace(id, ifaceId);
+    if (id >= m_ifaces.size())
+      m_ifaces.resize(size_t(id) + 1 + (size_t(id) >> 1 < kMaxId - id ? size_t(id) >> 1 : 0), 0);
+    m_ifaces[id] = ifaceId;
+    m_count++;
     return ErrorCode::Ok;
   }
 
   ErrorCode HandleTable::destroy(ObjectId id) {
-    return m_objects.erase(id) ? ErrorCode::Ok : ErrorCode::UnknownObject;
-  }
-
-  uint16_t HandleTable::ifaceOf(ObjectId id) const {
-    auto it = m_objects.find(id);
-    return it == m_objects.end() ? 0 : it->second;
+    if (!contains(id))
+      return ErrorCode::UnknownObject;
+    m_ifaces[id] = 0;
+    m_count--;
+    return ErrorCode::Ok;
   }
 
   ErrorCode HandleTable::check(ObjectId id, uint16_t expectedIface, bool nullable) const {
     if (id == 0)
       return nullable ? ErrorCode::Ok : ErrorCode::NullNotAllowed;
-    auto it = m_objects.find(id);
-    if (it == m_objects.end())
+    uint16_t iface = ifaceOf(id);
+    if (!iface)
       return ErrorCode::UnknownObject;
-    return interfaceAccepts(it->second, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
+    return interfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
   }
 
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <unordered_map>
+#include <vector>
 
 #include "wire.h"
 
@@ -17,13 +17,18 @@ namespace npt::protocol {
     ErrorCode destroy(ObjectId id);
     // Ok, UnknownObject, WrongObjectType or NullNotAllowed.
     ErrorCode check(ObjectId id, uint16_t expectedIface, bool nullable) const;
-    bool      contains(ObjectId id) const { return m_objects.count(id) != 0; }
-    uint16_t  ifaceOf(ObjectId id) const;
-    size_t    size() const { return m_objects.size(); }
+    bool      contains(ObjectId id) const { return ifaceOf(id) != 0; }
+    uint16_t  ifaceOf(ObjectId id) const { return id < m_ifaces.size() ? m_ifaces[id] : 0; }
+    size_t    size() const { return m_count; }
 
   private:
-    size_t                                 m_max;
-    std::unordered_map<ObjectId, uint16_t> m_objects;
+    // Guest ids are small and dense (allocated by the guest runtime), so a
+    // flat array indexed by id is both the fastest lookup and bounded: ids
+    // at or above kMaxId are refused.
+    static constexpr ObjectId kMaxId = 1u << 24;
+    size_t                m_max;
+    size_t                m_count = 0;
+    std::vector<uint16_t> m_ifaces;  // 0 = free
   };
 
 }
