@@ -5,6 +5,7 @@
 
 #include "diagnostic_dispatch.h"
 #include "neptune/transport/handshake.h"
+#include "neptune/transport/layout.h"
 #include "neptune/transport/wait.h"
 
 namespace npt::server {
@@ -13,6 +14,30 @@ namespace {
 
 void wake_by_socket(void* user) {
   static_cast<transport::Socket*>(user)->send_byte_nonblocking(transport::kWakeByte);
+}
+
+// Sleeps until the guest rings. Returns false once the guest has disconnected.
+bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
+  auto* control = reinterpret_cast<transport::ControlBlock*>(p.base);
+  if (p.socket_wake) {
+    // Guests without cross-process futexes ring with a byte on the socket.
+    if (!npt_host_context_enter_idle(context))
+      return true;
+    int r = p.socket.wait_readable(1000);
+    npt_host_context_leave_idle(context);
+    return !(r < 0 || (r > 0 && !p.socket.drain()));
+  }
+  // Read the counter before announcing idle: a ring after that changes it and the
+  // futex wait returns at once.
+  uint32_t seen = transport::load_acquire(control->doorbell);
+  if (!npt_host_context_enter_idle(context))
+    return true;
+  transport::address_wait(&control->doorbell, seen, 100000);
+  npt_host_context_leave_idle(context);
+  // Woken by nothing: check that the guest is still there (a dead guest closes its socket).
+  if (transport::load_acquire(control->doorbell) == seen && npt_host_context_has_work(context) == 0)
+    return p.socket.peer_alive();
+  return true;
 }
 
 }
@@ -53,14 +78,10 @@ int run_worker(WorkerParams& p) {
         break;
       transport::cpu_relax();
     }
-    if (work || !npt_host_context_enter_idle(context))
+    if (work)
       continue;
-    int r = p.socket.wait_readable(1000);
-    npt_host_context_leave_idle(context);
-    if (r < 0 || (r > 0 && !p.socket.drain())) {
-      status = 0;
+    if (!wait_for_doorbell(p, context))
       break;
-    }
   }
   uint32_t reason = npt_host_context_fatal_reason(context);
   if (reason)

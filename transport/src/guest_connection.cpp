@@ -23,7 +23,12 @@ public:
   SocketChannel(Socket socket, bool socket_wake)
   : m_socket(std::move(socket)), m_socket_wake(socket_wake) {}
 
-  void doorbell() override { m_socket.send_byte_nonblocking(kDoorbell); }
+  void doorbell(uint32_t* word) override {
+    if (m_socket_wake)
+      m_socket.send_byte_nonblocking(kDoorbell);
+    else
+      address_wake_all(word);
+  }
 
   bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
     if (!m_socket_wake) {
@@ -126,7 +131,8 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   if (fields != 2 || port == 0 || port > 65535)
     return fail(kDeviceRemoved, "malformed rendezvous file");
   std::memcpy(hello.token, token, sizeof(token));
-  hello.flags = kHelloSocketWake;
+  // Under Wine on Linux, futexes reach the native server; elsewhere the socket wakes us.
+  hello.flags = address_wait_is_cross_process() ? 0u : uint32_t(kHelloSocketWake);
   socket = Socket::connect_tcp_loopback(uint16_t(port));
 #else
   hello.flags = kHelloFdPassing;
@@ -204,8 +210,10 @@ void GuestConnection::ring_doorbell() {
   if (std::atomic_ref<uint32_t>(m_control->host_state).load(std::memory_order_seq_cst) != kHostIdle)
     return;
   uint32_t expected = kHostIdle;
-  if (std::atomic_ref<uint32_t>(m_control->host_state).compare_exchange_strong(expected, kHostBusy))
-    m_channel->doorbell();
+  if (std::atomic_ref<uint32_t>(m_control->host_state).compare_exchange_strong(expected, kHostBusy)) {
+    std::atomic_ref<uint32_t>(m_control->doorbell).fetch_add(1);
+    m_channel->doorbell(&m_control->doorbell);
+  }
 }
 
 Status GuestConnection::pause_for_host(uint32_t round) {

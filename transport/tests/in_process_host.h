@@ -64,7 +64,7 @@ private:
   class Channel final : public GuestChannel {
   public:
     explicit Channel(InProcessHost* host) : m_host(host) {}
-    void doorbell() override { m_host->ring_bell(); }
+    void doorbell(uint32_t*) override { m_host->ring_bell(); }
     bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
       address_wait(word, expected, timeout_us);
       return true;

@@ -30,7 +30,11 @@ bool exists(const std::string& path) {
 
 }
 
-TEST(PeGuest, WineGuestTalksToNativeServer) {
+class PeGuest : public ::testing::TestWithParam<bool> {};
+
+// Param: whether the PE guest may use raw futexes (Wine on Linux) or must fall back to
+// socket wakeups (what a Windows guest without that path does).
+TEST_P(PeGuest, WineGuestTalksToNativeServer) {
   std::string exe = pe_guest_path();
   if (!exists(exe))
     GTEST_SKIP() << "no PE guest (set NPT_WIN_BUILD_DIR or NPT_TRANSPORT_PE_GUEST)";
@@ -39,7 +43,7 @@ TEST(PeGuest, WineGuestTalksToNativeServer) {
 
   ServerProcess server;
   ASSERT_TRUE(server.running());
-  std::string cmd = "timeout 120 wine '" + exe + "' 'Z:" + server.rendezvous_path() + "' 2>&1";
+  std::string cmd = std::string(GetParam() ? "" : "NPT_TRANSPORT_NO_RAW_FUTEX=1 ") + "timeout 120 wine '" + exe + "' 'Z:" + server.rendezvous_path() + "' 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string output;
@@ -53,3 +57,6 @@ TEST(PeGuest, WineGuestTalksToNativeServer) {
   // The worker unlinked the shared file once the PE guest mapped it.
   EXPECT_TRUE(server.running());
 }
+
+INSTANTIATE_TEST_SUITE_P(Wakeups, PeGuest, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "RawFutex" : "SocketFallback"; });

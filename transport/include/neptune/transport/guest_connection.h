@@ -25,7 +25,8 @@ namespace npt::transport {
 class GuestChannel {
 public:
   virtual ~GuestChannel() = default;
-  virtual void doorbell() = 0;
+  // word: the doorbell counter, already incremented; wake whoever sleeps on it.
+  virtual void doorbell(uint32_t* word) = 0;
   // Blocks while *word == expected, until woken or timeout_us passed.
   // Returns false once the host is known to be gone.
   virtual bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) = 0;

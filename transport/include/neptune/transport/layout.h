@@ -45,10 +45,10 @@ struct ControlBlock {
 
   // Line 2: host idle announcement; the guest rings the doorbell only when idle.
   alignas(kCacheLine) uint32_t host_state;
-  uint32_t doorbells;          // host-written count of wakeups, for statistics
 
-  // Line 3: guest-written.
-  alignas(kCacheLine) uint32_t guest_flags;
+  // Line 3: guest-written. The doorbell is a counter the idle host sleeps on (futex).
+  alignas(kCacheLine) uint32_t doorbell;
+  uint32_t guest_flags;
 };
 static_assert(sizeof(ControlBlock) <= kPageSize);
 
