@@ -1,0 +1,134 @@
+// Backend selection and loading errors (native and Windows builds). The errors must be
+// clear at context creation: a stable code and a message naming what was looked for.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "npt/backends/backend.h"
+
+using namespace npt::backends;
+
+namespace {
+
+void setEnv(const char* name, const char* value) {
+#ifdef _WIN32
+  _putenv_s(name, value ? value : "");
+#else
+  if (value) setenv(name, value, 1);
+  else unsetenv(name);
+#endif
+}
+
+struct ScopedEnv {
+  std::string name;
+  std::string saved;
+  bool had = false;
+  ScopedEnv(const char* n, const char* value) : name(n) {
+    if (const char* old = std::getenv(n)) {
+      had = true;
+      saved = old;
+    }
+    setEnv(n, value);
+  }
+  ~ScopedEnv() { setEnv(name.c_str(), had ? saved.c_str() : nullptr); }
+};
+
+TEST(Backend, UnknownNameIsAClearError) {
+  std::unique_ptr<Backend> backend;
+  BackendStatus status = openBackend("vulkan", backend);
+  EXPECT_EQ(status.error, BackendError::UnknownBackend);
+  EXPECT_NE(status.message.find("'vulkan'"), std::string::npos) << status.message;
+  EXPECT_EQ(backend, nullptr);
+}
+
+TEST(Backend, NptBackendSelectsTheBackend) {
+  ScopedEnv env("NPT_BACKEND", "nonesuch");
+  EXPECT_EQ(defaultBackendName(), "nonesuch");
+  std::unique_ptr<Backend> backend;
+  EXPECT_EQ(openBackend(nullptr, backend).error, BackendError::UnknownBackend);
+}
+
+TEST(Backend, MacBackendsAreReservedButNotBuilt) {
+  std::unique_ptr<Backend> backend;
+  for (const char* name : {"dxmt", "d3dmetal"}) {
+    BackendStatus status = openBackend(name, backend);
+    EXPECT_EQ(status.error, BackendError::NotBuilt) << name;
+    EXPECT_NE(status.message.find(name), std::string::npos) << status.message;
+  }
+}
+
+#ifndef _WIN32
+
+TEST(Backend, PlatformDefaultIsDxvk) {
+  ScopedEnv env("NPT_BACKEND", nullptr);
+  EXPECT_EQ(defaultBackendName(), "dxvk");
+}
+
+TEST(Backend, SystemBackendIsWindowsOnly) {
+  std::unique_ptr<Backend> backend;
+  EXPECT_EQ(openBackend("system", backend).error, BackendError::NotBuilt);
+}
+
+TEST(DxvkBackend, MissingLibraryNamesPathAndLibrary) {
+  ScopedEnv env("NPT_DXVK_PATH", "/nonexistent/dxvk-native");
+  std::unique_ptr<Backend> backend;
+  BackendStatus status = openBackend("dxvk", backend);
+  EXPECT_EQ(status.error, BackendError::LibraryMissing);
+  EXPECT_NE(status.message.find("libdxvk_dxgi.so"), std::string::npos) << status.message;
+  EXPECT_NE(status.message.find("NPT_DXVK_PATH=/nonexistent/dxvk-native"), std::string::npos) << status.message;
+  EXPECT_EQ(backend, nullptr);
+}
+
+TEST(DxvkBackend, LibraryWithoutEntryPoints) {
+  // Any real shared library under the DXVK names: it loads, but exports nothing D3D.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "npt-fake-dxvk";
+  std::filesystem::create_directories(dir);
+  const char* candidates[] = {"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6"};
+  std::filesystem::path libm;
+  for (const char* c : candidates)
+    if (std::filesystem::exists(c)) libm = c;
+  if (libm.empty()) GTEST_SKIP() << "no libm.so.6 to stand in for DXVK";
+  for (const char* name : {"libdxvk_dxgi.so", "libdxvk_d3d11.so"}) {
+    std::filesystem::remove(dir / name);
+    std::filesystem::create_symlink(libm, dir / name);
+  }
+  ScopedEnv env("NPT_DXVK_PATH", dir.c_str());
+  std::unique_ptr<Backend> backend;
+  BackendStatus status = openBackend("dxvk", backend);
+  EXPECT_EQ(status.error, BackendError::EntryPointMissing);
+  EXPECT_NE(status.message.find("D3D11CreateDevice"), std::string::npos) << status.message;
+  std::filesystem::remove_all(dir);
+}
+
+// Runs only where a DXVK-native build is installed (NPT_DXVK_PATH or the search path).
+TEST(DxvkBackend, CreatesADeviceWhenAvailable) {
+  std::unique_ptr<Backend> backend;
+  BackendStatus status = openBackend("dxvk", backend);
+  if (status.error == BackendError::LibraryMissing) GTEST_SKIP() << "DXVK-native not available: " << status.message;
+  ASSERT_TRUE(status.ok()) << status.message;
+  DeviceObjects objects;
+  status = backend->createDevice({}, objects);
+  if (!status.ok()) GTEST_SKIP() << "no Vulkan device for DXVK: " << status.message;
+  EXPECT_GE(objects.featureLevel, D3D_FEATURE_LEVEL_10_0);
+  objects.immediateContext->Release();
+  objects.device->Release();
+}
+
+#else
+
+TEST(Backend, PlatformDefaultIsSystem) {
+  ScopedEnv env("NPT_BACKEND", nullptr);
+  EXPECT_EQ(defaultBackendName(), "system");
+}
+
+TEST(Backend, DxvkIsLinuxOnly) {
+  std::unique_ptr<Backend> backend;
+  EXPECT_EQ(openBackend("dxvk", backend).error, BackendError::NotBuilt);
+}
+
+#endif
+
+}  // namespace

@@ -1,0 +1,195 @@
+// Windows build only, run under Wine (wined3d) in CI or on Windows: open the system
+// backend, create a device, collect the caps snapshot and check it is sane; then check
+// that descriptions the validator accepts are accepted by the real runtime, and that
+// the runtime also rejects (E_INVALIDARG) descriptions the validator rejects.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "npt/backends/backend.h"
+#include "npt/backends/caps_snapshot.h"
+#include "npt/validation/format_table.h"
+#include "npt/validation/resource.h"
+
+using namespace npt::backends;
+namespace val = npt::validation;
+
+namespace {
+
+class SystemBackend : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    BackendStatus status = openBackend("system", s_backend);
+    ASSERT_TRUE(status.ok()) << status.message;
+    status = s_backend->createDevice({}, s_objects);
+    ASSERT_TRUE(status.ok()) << status.message;
+  }
+  static void TearDownTestSuite() {
+    if (s_objects.immediateContext) s_objects.immediateContext->Release();
+    if (s_objects.device) s_objects.device->Release();
+    s_objects = {};
+    s_backend.reset();
+  }
+  void SetUp() override { ASSERT_NE(s_objects.device, nullptr); }
+
+  static std::unique_ptr<Backend> s_backend;
+  static DeviceObjects s_objects;
+};
+
+std::unique_ptr<Backend> SystemBackend::s_backend;
+DeviceObjects SystemBackend::s_objects;
+
+std::vector<DXGI_FORMAT> allFormats() {
+  std::vector<DXGI_FORMAT> formats;
+  for (const val::FormatInfo* f = val::formatTableBegin(); f != val::formatTableEnd(); f++) formats.push_back(f->format);
+  return formats;
+}
+
+TEST_F(SystemBackend, CapsSnapshotIsSane) {
+  CapsSnapshot caps;
+  BackendStatus status = collectCaps(s_objects.device, allFormats(), caps);
+  ASSERT_TRUE(status.ok()) << status.message;
+  EXPECT_EQ(caps.featureLevel, s_objects.featureLevel);
+  EXPECT_GE(caps.featureLevel, D3D_FEATURE_LEVEL_10_0);
+  EXPECT_EQ(caps.formats.size(), allFormats().size());
+  EXPECT_EQ(caps.features.size(), 18u);
+
+  // Every runtime answers these.
+  for (D3D11_FEATURE feature : {D3D11_FEATURE_THREADING, D3D11_FEATURE_DOUBLES, D3D11_FEATURE_D3D10_X_HARDWARE_OPTIONS}) {
+    const FeatureEntry* entry = caps.feature(feature);
+    ASSERT_NE(entry, nullptr);
+    EXPECT_EQ(entry->hr, S_OK) << "feature " << int(feature);
+  }
+
+  // Formats every D3D10+ device supports in the way the validator assumes.
+  const UINT colour = D3D11_FORMAT_SUPPORT_TEXTURE2D | D3D11_FORMAT_SUPPORT_RENDER_TARGET |
+                      D3D11_FORMAT_SUPPORT_SHADER_SAMPLE;
+  const FormatEntry* rgba = caps.format(DXGI_FORMAT_R8G8B8A8_UNORM);
+  ASSERT_NE(rgba, nullptr);
+  EXPECT_EQ(rgba->support & colour, colour);
+  EXPECT_GE(rgba->qualityLevels[0], 1u);   // one sample: at least one quality level
+  EXPECT_GE(rgba->qualityLevels[2], 1u);   // 4x MSAA is required at 10.1+
+  const FormatEntry* depth = caps.format(DXGI_FORMAT_D24_UNORM_S8_UINT);
+  ASSERT_NE(depth, nullptr);
+  EXPECT_TRUE(depth->support & D3D11_FORMAT_SUPPORT_DEPTH_STENCIL);
+  const FormatEntry* bc1 = caps.format(DXGI_FORMAT_BC1_UNORM);
+  ASSERT_NE(bc1, nullptr);
+  EXPECT_TRUE(bc1->support & D3D11_FORMAT_SUPPORT_TEXTURE2D);
+  EXPECT_FALSE(bc1->support & D3D11_FORMAT_SUPPORT_RENDER_TARGET);
+  const FormatEntry* index = caps.format(DXGI_FORMAT_R16_UINT);
+  ASSERT_NE(index, nullptr);
+  EXPECT_TRUE(index->support & D3D11_FORMAT_SUPPORT_IA_INDEX_BUFFER);
+
+  // Cross-check the static format table against the device: compressed formats never
+  // render, depth formats never appear as render targets, and every format the table
+  // marks as a vertex format is either a vertex format on the device or unsupported.
+  size_t supported = 0;
+  for (const FormatEntry& entry : caps.formats) {
+    const val::FormatInfo* info = val::lookupFormat(entry.format);
+    ASSERT_NE(info, nullptr);
+    if (entry.support) supported++;
+    if (info->is(val::FormatCompressed) || info->is(val::FormatDepth))
+      EXPECT_FALSE(entry.support & D3D11_FORMAT_SUPPORT_RENDER_TARGET) << info->name;
+    if (!info->is(val::FormatDepth))
+      EXPECT_FALSE(entry.support & D3D11_FORMAT_SUPPORT_DEPTH_STENCIL) << info->name;
+    // Multisample levels only where one sample is supported.
+    if (entry.qualityLevels[2]) EXPECT_GE(entry.qualityLevels[0], 1u) << info->name;
+  }
+  EXPECT_GE(supported, 60u);
+  RecordProperty("feature_level", int(caps.featureLevel));
+  RecordProperty("supported_formats", int(supported));
+}
+
+TEST_F(SystemBackend, FactoryEnumeratesAnAdapter) {
+  IDXGIFactory1* factory = nullptr;
+  BackendStatus status = s_backend->createFactory(__uuidof(IDXGIFactory1), reinterpret_cast<void**>(&factory));
+  ASSERT_TRUE(status.ok()) << status.message;
+  IDXGIAdapter1* adapter = nullptr;
+  ASSERT_EQ(factory->EnumAdapters1(0, &adapter), S_OK);
+  DXGI_ADAPTER_DESC1 desc{};
+  EXPECT_EQ(adapter->GetDesc1(&desc), S_OK);
+  adapter->Release();
+  factory->Release();
+}
+
+struct TextureCase {
+  const char* name;
+  D3D11_TEXTURE2D_DESC desc;
+};
+
+D3D11_TEXTURE2D_DESC tex(UINT w, UINT h, UINT mips, UINT slices, DXGI_FORMAT format, D3D11_USAGE usage, UINT bind,
+                         UINT cpu = 0, UINT misc = 0, UINT samples = 1) {
+  D3D11_TEXTURE2D_DESC desc{};
+  desc.Width = w;
+  desc.Height = h;
+  desc.MipLevels = mips;
+  desc.ArraySize = slices;
+  desc.Format = format;
+  desc.SampleDesc.Count = samples;
+  desc.Usage = usage;
+  desc.BindFlags = bind;
+  desc.CPUAccessFlags = cpu;
+  desc.MiscFlags = misc;
+  return desc;
+}
+
+// Valid calls reach the backend and succeed there.
+TEST_F(SystemBackend, AcceptedDescriptionsCreate) {
+  const UINT srv = D3D11_BIND_SHADER_RESOURCE, rt = D3D11_BIND_RENDER_TARGET;
+  const TextureCase cases[] = {
+    {"rgba-rt-full-chain", tex(256, 128, 0, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, srv | rt)},
+    {"cube-array", tex(64, 64, 1, 12, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, srv, 0,
+                       D3D11_RESOURCE_MISC_TEXTURECUBE)},
+    {"depth-typeless", tex(64, 64, 1, 1, DXGI_FORMAT_R24G8_TYPELESS, D3D11_USAGE_DEFAULT,
+                           srv | D3D11_BIND_DEPTH_STENCIL)},
+    {"bc1", tex(64, 64, 1, 1, DXGI_FORMAT_BC1_UNORM, D3D11_USAGE_DEFAULT, srv)},
+    {"dynamic", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DYNAMIC, srv, D3D11_CPU_ACCESS_WRITE)},
+    {"staging", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ)},
+    {"msaa4", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, rt, 0, 0, 4)},
+    {"generate-mips", tex(64, 64, 0, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, srv | rt, 0,
+                          D3D11_RESOURCE_MISC_GENERATE_MIPS)},
+  };
+  for (const TextureCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    val::Check check = val::validateTexture2DDesc(c.desc, false);
+    EXPECT_TRUE(check.passed()) << check.describe();
+    ID3D11Texture2D* texture = nullptr;
+    EXPECT_EQ(s_objects.device->CreateTexture2D(&c.desc, nullptr, &texture), S_OK);
+    if (texture) texture->Release();
+  }
+}
+
+// Invalid calls are stopped by the validator with the result the runtime itself gives.
+// (These are cases wined3d validates too; cases it does not validate are exactly why
+// the host validates before DXVK/wined3d see a call.)
+TEST_F(SystemBackend, RejectedDescriptionsFailTheSameWay) {
+  const UINT srv = D3D11_BIND_SHADER_RESOURCE, rt = D3D11_BIND_RENDER_TARGET;
+  const TextureCase cases[] = {
+    {"dynamic-render-target", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DYNAMIC, rt,
+                                  D3D11_CPU_ACCESS_WRITE)},
+    {"dynamic-no-cpu-write", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DYNAMIC, srv)},
+    {"staging-bound", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_STAGING, srv,
+                          D3D11_CPU_ACCESS_READ)},
+    {"staging-no-cpu", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_STAGING, 0)},
+    {"default-cpu-read", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, srv | rt,
+                             D3D11_CPU_ACCESS_READ)},
+    {"immutable-no-data", tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_IMMUTABLE, srv)},
+    {"cube-5-slices", tex(64, 64, 1, 5, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, srv, 0,
+                          D3D11_RESOURCE_MISC_TEXTURECUBE)},
+    {"generate-mips-no-rt", tex(64, 64, 0, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, srv, 0,
+                                D3D11_RESOURCE_MISC_GENERATE_MIPS)},
+  };
+  for (const TextureCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    val::Check check = val::validateTexture2DDesc(c.desc, false);
+    EXPECT_EQ(check.outcome(), val::Outcome::Fail) << check.describe();
+    EXPECT_EQ(check.hr(), E_INVALIDARG);
+    ID3D11Texture2D* texture = nullptr;
+    EXPECT_EQ(s_objects.device->CreateTexture2D(&c.desc, nullptr, &texture), E_INVALIDARG);
+    if (texture) texture->Release();
+  }
+}
+
+}  // namespace
