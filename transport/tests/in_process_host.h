@@ -5,6 +5,9 @@
 // plays the worker (poll, announce idle, sleep until the doorbell).
 #include <atomic>
 #include <cstdlib>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -20,7 +23,11 @@ public:
   InProcessHost(const Geometry& g, Dispatcher* dispatcher, HostLimits limits = {})
   : m_geometry(g) {
     m_size = size_t(g.total_size());
+#if defined(_WIN32)
+    m_memory = static_cast<uint8_t*>(_aligned_malloc(m_size, kPageSize));
+#else
     m_memory = static_cast<uint8_t*>(std::aligned_alloc(kPageSize, m_size));
+#endif
     std::memset(m_memory, 0, m_size);
     HostContext::initialize_memory(m_memory, g, 0);
     m_host = std::make_unique<HostContext>(m_memory, g, limits, dispatcher);
@@ -29,7 +36,11 @@ public:
     stop();
     m_guest.reset();
     m_host.reset();
+#if defined(_WIN32)
+    _aligned_free(m_memory);
+#else
     std::free(m_memory);
+#endif
   }
 
   GuestConnection& guest() {
