@@ -666,7 +666,7 @@ bool ProgramAssembler::parseGeneric(const OpcodeInfo& info,
   insn.insert(insn.end(), extended.begin(), extended.end());
   uint32_t count = info.numDst + info.numSrc;
   for (uint32_t i = 0; i < count; i++) {
-    if (i && !expect(','))
+    if (i && !atStatementEnd() && !expect(','))
       return false;
     if (atStatementEnd())
       return fail(peek(), "'" + std::string(info.name) + "' takes " + std::to_string(count) +
