@@ -3,7 +3,8 @@
 # Usage: source scripts/lib/wine-env.sh; npt_wine_start BUILD_DIR; ...; npt_wine_stop
 
 npt_wine_start() {
-  local build_dir=$1
+  local build_dir
+  build_dir=$(mkdir -p "$1" && cd "$1" && pwd)
   export WINEPREFIX=$build_dir/wineprefix
   export WINEARCH=win64
   export WINEDEBUG=${WINEDEBUG:--all}
@@ -35,6 +36,10 @@ npt_wine_start() {
   fi
   wineserver -p -f >/dev/null 2>&1 &
   NPT_WINESERVER_PID=$!
+  # Start Wine's background processes (services, explorer) now, with no pipes
+  # attached: started by a test they would inherit its stdout and keep the
+  # test runner waiting for end-of-file until the wineserver exits.
+  wine cmd /c exit >/dev/null 2>&1 </dev/null
   export NPT_XVFB_PID NPT_WINESERVER_PID
 }
 

@@ -21,7 +21,9 @@ VsOut vs_main(uint id : SV_VertexID) {
   // (1/64 in clip space at 64x64) so that no pixel centre lies on an edge.
   const float e = 1.0 / 64.0;
   VsOut o;
-  o.position = float4(id == 2 ? 1.0 + e : -1.0, id == 1 ? 1.0 + e : -1.0, 0.0, 1.0);
+  // Wine 8's HLSL compiler has no ternary operator; select with arithmetic.
+  float2 select = float2(float(id == 2), float(id == 1));
+  o.position = float4(-1.0 + select * (2.0 + e), 0.0, 1.0);
   o.color = float4(0.0, 1.0, 0.0, 1.0);
   return o;
 }
