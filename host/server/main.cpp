@@ -1,10 +1,15 @@
-// neptune-server: the native Linux render server. One worker process per context.
+// neptune-server: the render server. Linux: one worker process per context.
+// Windows (and Wine): neptune-server.exe, one worker thread per context.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#if defined(_WIN32)
+#include "server_win32.h"
+#else
 #include "server.h"
+#endif
 
 using namespace npt::server;
 
@@ -58,7 +63,11 @@ int main(int argc, char** argv) {
     usage();
     return 2;
   }
+#if defined(_WIN32)
+  Win32Server server(config);
+#else
   Server server(config);
+#endif
   if (!server.start())
     return 1;
   std::fprintf(stderr, "neptune-server: listening on %s\n", config.socket_path.c_str());

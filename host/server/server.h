@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "neptune/host.h"
+#include "server_config.h"
 #include "worker.h"
 
 // neptune-server's parent process: accepts guests on a UNIX socket (and, for PE guests
@@ -12,16 +13,6 @@
 // memory, forks one worker per context and marks the context removed when its worker
 // dies. It never runs guest commands itself.
 namespace npt::server {
-
-struct ServerConfig {
-  std::string socket_path;
-  bool tcp = true;                 // also listen on 127.0.0.1 for PE guests under Wine
-  uint32_t max_contexts = 64;
-  npt_host_limits limits = {};
-  DispatchMode dispatch = DispatchMode::Null;
-  uint32_t spin_us = 50;
-  bool verbose = false;
-};
 
 class Server {
 public:

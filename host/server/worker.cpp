@@ -1,7 +1,9 @@
 #include "worker.h"
 
 #include <cstdio>
+#if !defined(_WIN32)
 #include <unistd.h>
+#endif
 
 #include "diagnostic_dispatch.h"
 #include "neptune/transport/handshake.h"
@@ -54,11 +56,14 @@ int run_worker(WorkerParams& p) {
   if (npt_host_context_attach_memory(context, p.base, p.size, p.worker_id) != 0)
     return 2;
 
-  if (!p.unlink_path.empty()) {
-    // The guest maps the file by path, acknowledges, and then nobody else can open it.
+  if (p.wait_for_mapped_ack || !p.unlink_path.empty()) {
+    // The guest maps the memory by name, acknowledges, and then nobody else can open it.
     uint8_t ack = 0;
     p.socket.recv_all(&ack, 1, 10000);
-    ::unlink(p.unlink_path.c_str());
+#if !defined(_WIN32)
+    if (!p.unlink_path.empty())
+      ::unlink(p.unlink_path.c_str());
+#endif
   }
 
   int status = 0;

@@ -18,6 +18,7 @@ struct WorkerParams {
   npt_host_geometry geometry = {};
   npt_host_limits limits = {};
   bool socket_wake = false;      // guest blocks on the socket: send wake bytes
+  bool wait_for_mapped_ack = false; // guest maps by name and acknowledges
   std::string unlink_path;       // shared file to remove once the guest mapped it
   DispatchMode dispatch = DispatchMode::Null;
   uint32_t spin_us = 50;         // poll this long before announcing idle

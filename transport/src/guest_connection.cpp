@@ -166,12 +166,17 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   }
 
 #if defined(_WIN32)
-  // The host's Linux file, reached through Wine's Z: drive.
+  // A Linux server's file, reached through Wine's Z: drive, or a Windows server's
+  // named mapping.
   char path[300];
-  std::snprintf(path, sizeof(path), "Z:%s", welcome.path);
-  for (char* p = path; *p; p++)
-    if (*p == '/')
-      *p = '\\';
+  if (welcome.path[0] == '/') {
+    std::snprintf(path, sizeof(path), "Z:%s", welcome.path);
+    for (char* p = path; *p; p++)
+      if (*p == '/')
+        *p = '\\';
+  } else {
+    std::snprintf(path, sizeof(path), "%s", welcome.path);
+  }
   mapping = SharedMapping::map_path(path, size_t(welcome.shm_size));
   uint8_t ack = kMappedAck;
   socket.send_all(&ack, 1);

@@ -1,0 +1,182 @@
+#define _CRT_RAND_S  // rand_s: the token must not be guessable
+#include <cstdlib>
+#include "server_win32.h"
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include <winsock2.h>
+#include <windows.h>
+
+#include "neptune/transport/handshake.h"
+#include "neptune/transport/host_context.h"
+#include "neptune/transport/layout.h"
+#include "neptune/transport/wait.h"
+
+namespace npt::server {
+
+using namespace npt::transport;
+
+namespace {
+
+std::string random_token() {
+  std::string s;
+  char hex[9];
+  for (int i = 0; i < 4; i++) {
+    unsigned int v = 0;
+    rand_s(&v);
+    std::snprintf(hex, sizeof(hex), "%08x", v);
+    s += hex;
+  }
+  return s;
+}
+
+bool tokens_equal(const char* a, const std::string& b) {
+  size_t n = strnlen(a, 64);
+  uint8_t diff = n != b.size();
+  for (size_t i = 0; i < b.size(); i++)
+    diff |= uint8_t(i < n ? a[i] : 0) ^ uint8_t(b[i]);
+  return diff == 0;
+}
+
+}
+
+Win32Server::~Win32Server() {
+  m_listener.close();
+  if (!m_rendezvous_path.empty())
+    DeleteFileA(m_rendezvous_path.c_str());
+  for (auto& c : m_contexts)
+    if (c.thread.joinable())
+      c.thread.detach();
+}
+
+bool Win32Server::start() {
+  if (!socket_library_init())
+    return false;
+  SOCKET s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in in = {};
+  in.sin_family = AF_INET;
+  in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int len = sizeof(in);
+  if (s == INVALID_SOCKET || ::bind(s, reinterpret_cast<sockaddr*>(&in), sizeof(in)) != 0 ||
+      ::listen(s, 64) != 0 || ::getsockname(s, reinterpret_cast<sockaddr*>(&in), &len) != 0) {
+    std::fprintf(stderr, "neptune-server: cannot listen on loopback TCP (%d)\n", WSAGetLastError());
+    return false;
+  }
+  m_listener = Socket(Socket::Native(s));
+  m_token = random_token();
+  m_rendezvous_path = m_config.socket_path + ".tcp";
+  std::string tmp = m_rendezvous_path + ".new";
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f)
+    return false;
+  std::fprintf(f, "%u %s\n", unsigned(ntohs(in.sin_port)), m_token.c_str());
+  std::fclose(f);
+  return MoveFileExA(tmp.c_str(), m_rendezvous_path.c_str(), MOVEFILE_REPLACE_EXISTING) != 0;
+}
+
+int Win32Server::run() {
+  for (;;) {
+    SOCKET c = ::accept(SOCKET(m_listener.native()), nullptr, nullptr);
+    if (c == INVALID_SOCKET)
+      return 1;
+    accept_guest(Socket(Socket::Native(c)));
+    reap();
+  }
+}
+
+void Win32Server::reap() {
+  for (auto it = m_contexts.begin(); it != m_contexts.end();) {
+    if (it->done) {
+      it->thread.join();
+      it = m_contexts.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Win32Server::accept_guest(Socket conn) {
+  int one = 1;
+  setsockopt(SOCKET(conn.native()), IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char*>(&one), sizeof(one));
+  Welcome welcome = {};
+  welcome.magic = kWelcomeMagic;
+  auto refuse = [&](ConnectError e, const char* message) {
+    welcome.error = uint32_t(e);
+    std::snprintf(welcome.message, sizeof(welcome.message), "%s", message);
+    conn.send_all(&welcome, sizeof(welcome));
+  };
+
+  Hello hello = {};
+  if (!conn.recv_all(&hello, sizeof(hello), 2000))
+    return;
+  if (hello.magic != kHelloMagic)
+    return refuse(ConnectError::BadMagic, connect_error_name(ConnectError::BadMagic));
+  if (hello.version != kVersion)
+    return refuse(ConnectError::BadVersion, connect_error_name(ConnectError::BadVersion));
+  if (!tokens_equal(hello.token, m_token))
+    return refuse(ConnectError::BadToken, connect_error_name(ConnectError::BadToken));
+  if (m_contexts.size() >= m_config.max_contexts)
+    return refuse(ConnectError::TooManyContexts, connect_error_name(ConnectError::TooManyContexts));
+  npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
+                          hello.push_slot_count, hello.fence_count, hello.bulk_size };
+  const char* message = nullptr;
+  if (uint32_t e = npt_host_check_geometry(&g, &m_config.limits, &message); e != 0)
+    return refuse(ConnectError(e), message);
+  if ((hello.flags & kHelloSocketWake) == 0 && !address_wait_is_cross_process())
+    return refuse(ConnectError::ServerError, "guest wants futex wakeups this server cannot give");
+
+  const uint64_t size = npt_host_shared_memory_size(&g);
+  const uint32_t id = m_next_id++;
+  char name[96];
+  std::snprintf(name, sizeof(name), "Local\\neptune-%lu-%u", GetCurrentProcessId(), id);
+  HANDLE mapping = CreateFileMappingA(INVALID_HANDLE_VALUE, nullptr, PAGE_READWRITE,
+                                     DWORD(size >> 32), DWORD(size), name);
+  void* base = mapping ? MapViewOfFile(mapping, FILE_MAP_ALL_ACCESS, 0, 0, size_t(size)) : nullptr;
+  if (!base) {
+    if (mapping)
+      CloseHandle(mapping);
+    return refuse(ConnectError::ServerError, "cannot create shared memory");
+  }
+  HostContext::initialize_memory(static_cast<uint8_t*>(base), geometry_from_hello(hello), id);
+
+  welcome.worker_pid = id;
+  welcome.shm_size = size;
+  welcome.flags = kWelcomePath;
+  std::snprintf(welcome.path, sizeof(welcome.path), "%s", name);
+  if (!conn.send_all(&welcome, sizeof(welcome))) {
+    UnmapViewOfFile(base);
+    CloseHandle(mapping);
+    return;
+  }
+
+  m_contexts.emplace_back();
+  Context& c = m_contexts.back();
+  auto params = std::make_shared<WorkerParams>();
+  params->socket = std::move(conn);
+  params->base = static_cast<uint8_t*>(base);
+  params->size = size;
+  params->geometry = g;
+  params->limits = m_config.limits;
+  params->socket_wake = (hello.flags & kHelloSocketWake) != 0;
+  params->wait_for_mapped_ack = true;
+  params->dispatch = m_config.dispatch;
+  params->spin_us = m_config.spin_us;
+  params->worker_id = id;
+  c.thread = std::thread([params, mapping, base, &c] {
+    run_worker(*params);
+    auto* control = reinterpret_cast<ControlBlock*>(base);
+    if (load_acquire(control->device_state) == kDeviceAlive)
+      store_release(control->fatal_reason, uint32_t(FatalReason::GuestDisconnected));
+    store_seq_cst(control->device_state, uint32_t(kDeviceRemovedState));
+    params->socket.close();
+    UnmapViewOfFile(base);
+    CloseHandle(mapping);
+    c.done = true;
+  });
+  if (m_config.verbose)
+    std::fprintf(stderr, "neptune-server: context %u on a thread (%s)\n", id, name);
+}
+
+}
