@@ -202,3 +202,20 @@ TEST(Server, HostDeathFailsBlockedAndLaterCallsWithin100ms) {
   EXPECT_EQ(idle->call(0, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
   EXPECT_LT(ms_since(start), 100u);
 }
+
+TEST(Server, WorkerExitsWhenItsGuestGoesAway) {
+  ServerProcess server;
+  std::unique_ptr<GuestConnection> guest, other;
+  ASSERT_EQ(server.connect(&guest), kOk);
+  ASSERT_EQ(server.connect(&other), kOk);
+  ASSERT_TRUE(echo_ok(*guest, 0, 1));
+  sleep_us(200000);   // let the worker go idle: it must notice the guest while asleep too
+  pid_t worker = pid_t(guest->worker_pid());
+  guest.reset();
+  uint64_t start = now_ns();
+  while (kill(worker, 0) == 0 && ms_since(start) < 2000)
+    sleep_us(5000);
+  EXPECT_NE(kill(worker, 0), 0) << "the worker of a vanished guest exits";
+  EXPECT_LT(ms_since(start), 1000u);
+  EXPECT_TRUE(echo_ok(*other, 0, 2));
+}
