@@ -527,7 +527,11 @@ class Emitter:
         out += ['  };', '',
                 '  // Whether a handle created as `objectIface` may be used where `expected` is required',
                 '  // (0 = IUnknown: any object).',
-                '  bool interfaceAccepts(uint16_t objectIface, uint16_t expected);',
+                '  extern const uint8_t kAcceptsTable[kInterfaceCount][(kInterfaceCount + 7) / 8];',
+                '  inline bool interfaceAccepts(uint16_t objectIface, uint16_t expected) {',
+                '    if (objectIface == 0 || objectIface >= kInterfaceCount || expected >= kInterfaceCount) return false;',
+                '    return expected == 0 || ((kAcceptsTable[objectIface][expected >> 3] >> (expected & 7)) & 1);',
+                '  }',
                 '  uint16_t ifaceFromIid(const GUID& iid);  // 0 if not remoted',
                 '  const char* interfaceName(uint16_t id);',
                 '  const GUID* interfaceIid(uint16_t id);',
@@ -552,7 +556,7 @@ class Emitter:
                 rows[oid][self.m.iface_id(acc)] = 1
         out = [HEADER, '#include <cstring>', '#include "npt_ids.h"', '#include "npt_dispatch.h"', '',
                'namespace npt::protocol {', '',
-               '  static const uint8_t kAccepts[%d][%d] = {' % (n, (n + 7) // 8)]
+               '  const uint8_t kAcceptsTable[%d][%d] = {' % (n, (n + 7) // 8)]
         for i in range(n):
             bits = [0] * ((n + 7) // 8)
             for j in range(n):
@@ -560,10 +564,6 @@ class Emitter:
                     bits[j // 8] |= 1 << (j % 8)
             out.append('    {%s},' % ', '.join(str(b) for b in bits))
         out += ['  };', '',
-                '  bool interfaceAccepts(uint16_t objectIface, uint16_t expected) {',
-                '    if (objectIface == 0 || objectIface >= %d || expected >= %d) return false;' % (n, n),
-                '    if (expected == 0) return true;',
-                '    return (kAccepts[objectIface][expected >> 3] >> (expected & 7)) & 1;', '  }', '',
                 '  struct IfaceInfo { uint16_t id; const char* name; GUID iid; };',
                 '  static const IfaceInfo kIfaces[] = {']
         for name in self.m.iface_order:

@@ -23,13 +23,5 @@ namespace npt::protocol {
     return ErrorCode::Ok;
   }
 
-  ErrorCode HandleTable::check(ObjectId id, uint16_t expectedIface, bool nullable) const {
-    if (id == 0)
-      return nullable ? ErrorCode::Ok : ErrorCode::NullNotAllowed;
-    uint16_t iface = ifaceOf(id);
-    if (!iface)
-      return ErrorCode::UnknownObject;
-    return interfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
-  }
 
 }

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "wire.h"
+#include "npt_ids.h"
 
 namespace npt::protocol {
 
@@ -16,7 +17,14 @@ namespace npt::protocol {
     ErrorCode create(ObjectId id, uint16_t ifaceId);
     ErrorCode destroy(ObjectId id);
     // Ok, UnknownObject, WrongObjectType or NullNotAllowed.
-    ErrorCode check(ObjectId id, uint16_t expectedIface, bool nullable) const;
+    ErrorCode check(ObjectId id, uint16_t expectedIface, bool nullable) const {
+      if (id == 0)
+        return nullable ? ErrorCode::Ok : ErrorCode::NullNotAllowed;
+      uint16_t iface = ifaceOf(id);
+      if (!iface)
+        return ErrorCode::UnknownObject;
+      return interfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
+    }
     bool      contains(ObjectId id) const { return ifaceOf(id) != 0; }
     uint16_t  ifaceOf(ObjectId id) const { return id < m_ifaces.size() ? m_ifaces[id] : 0; }
     size_t    size() const { return m_count; }

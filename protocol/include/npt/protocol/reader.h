@@ -14,10 +14,12 @@ namespace npt::protocol {
 
     ErrorCode error() const { return m_error; }
     bool      ok() const { return m_error == ErrorCode::Ok; }
-    bool      atEnd() const { return m_pos == m_size; }
+    bool      atEnd() const { return ok() && m_pos == m_size; }
     size_t    remaining() const { return m_size - m_pos; }
-    void      fail(ErrorCode code) { if (m_error == ErrorCode::Ok) m_error = code; }
+    void      fail(ErrorCode code) { if (m_error == ErrorCode::Ok) m_error = code; m_pos = m_size; }
 
+    // Hot path: one compare per read; after a failure m_size == m_pos keeps
+    // every later read failing without touching memory.
     uint32_t u32() { uint32_t v = 0; get(&v, 4); return v; }
     uint64_t u64() { uint64_t v = 0; get(&v, 8); return v; }
     float    f32() { float v = 0; get(&v, 4); return v; }
@@ -57,11 +59,15 @@ namespace npt::protocol {
     }
 
   private:
-    void get(void* out, size_t n) {
-      if (!ok() || n > remaining()) { fail(ErrorCode::Truncated); return; }
+#if defined(__GNUC__)
+    __attribute__((always_inline))
+#endif
+    inline void get(void* out, size_t n) {
+      if (n > m_size - m_pos) [[unlikely]] { truncate(); return; }
       std::memcpy(out, m_data + m_pos, n);
       m_pos += n;
     }
+    void truncate() { fail(ErrorCode::Truncated); m_pos = m_size; }
 
     const uint8_t* m_data;
     size_t         m_size;
