@@ -1,6 +1,5 @@
 #include "npt/validation/shaders.h"
 
-#include <cstring>
 #include <strings.h>
 
 #include "npt/validation/format_table.h"
@@ -9,45 +8,24 @@ namespace npt::validation {
 
 namespace {
 
-uint32_t readU32(const uint8_t* bytes, size_t offset) {
-  uint32_t value;
-  std::memcpy(&value, bytes + offset, sizeof(value));
-  return value;
-}
-
 // D3D11_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT (not in every header set).
 constexpr uint32_t kMaxInputElements = 32;
 
 bool sameSemantic(const char* a, const char* b) { return strcasecmp(a, b) == 0; }
 
 // Every non-system-value element of the shader's input signature must be fed by the
-// layout (CreateInputLayout fails otherwise). ISGN elements are 24 bytes, ISG1 32.
-Check matchSignature(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const ShaderInfo& shader,
-                     bool isg1) {
-  const uint8_t* chunk = shader.inputSignature;
-  const size_t size = shader.inputSignatureSize;
-  if (!chunk) return Check::pass();
-  if (size < 8) return Check::reject(Rule::ShaderChunkBounds, "input signature chunk of %zu bytes", size);
-  const uint32_t elementCount = readU32(chunk, 0);
-  const uint32_t first = readU32(chunk, 4);
-  const size_t stride = isg1 ? 32 : 24;
-  const size_t base = isg1 ? 4 : 0;   // ISG1 elements start with a stream index
-  if (first > size || elementCount > (size - first) / stride)
-    return Check::reject(Rule::ShaderChunkBounds, "input signature of %u elements does not fit its chunk", elementCount);
-  for (uint32_t i = 0; i < elementCount; i++) {
-    const size_t at = first + i * stride + base;
-    const uint32_t nameOffset = readU32(chunk, at);
-    const uint32_t semanticIndex = readU32(chunk, at + 4);
-    const uint32_t systemValue = readU32(chunk, at + 8);
-    if (nameOffset >= size || !std::memchr(chunk + nameOffset, 0, size - nameOffset))
-      return Check::reject(Rule::ShaderChunkBounds, "input signature element %u name is outside its chunk", i);
-    if (systemValue != 0) continue;   // SV_VertexID etc. come from the IA itself
-    const char* name = reinterpret_cast<const char*>(chunk + nameOffset);
+// layout (CreateInputLayout fails otherwise).
+Check matchSignature(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const ShaderInfo& shader) {
+  if (!shader.hasInputSignature) return Check::pass();
+  for (const dxbc::SignatureElement& input : shader.inputSignature.elements) {
+    if (input.systemValue != dxbc::sysval::Undefined) continue;   // SV_VertexID etc. come from the IA
     bool fed = false;
     for (uint32_t e = 0; e < count && !fed; e++)
-      fed = sameSemantic(elements[e].SemanticName, name) && elements[e].SemanticIndex == semanticIndex;
+      fed = sameSemantic(elements[e].SemanticName, input.semanticName.c_str()) &&
+            elements[e].SemanticIndex == input.semanticIndex;
     if (!fed)
-      return Check::reject(Rule::InputLayoutSemantic, "shader input %s%u is not in the layout", name, semanticIndex);
+      return Check::reject(Rule::InputLayoutSemantic, "shader input %s%u is not in the layout",
+                           input.semanticName.c_str(), input.semanticIndex);
   }
   return Check::pass();
 }
@@ -102,14 +80,7 @@ Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t cou
 
   ShaderInfo shader;
   NPT_CHECK(validateShaderBytecode(bytecode, length, ShaderStage::Vertex, &shader));
-  // ISG1 is recognisable by its 32-byte elements only through the tag, which the
-  // bytecode check has already resolved; look it up again for the stride.
-  bool isg1 = false;
-  if (shader.inputSignature) {
-    const uint8_t* tag = shader.inputSignature - 8;
-    isg1 = std::memcmp(tag, "ISG1", 4) == 0;
-  }
-  return matchSignature(elements, count, shader, isg1);
+  return matchSignature(elements, count, shader);
 }
 
 }  // namespace npt::validation

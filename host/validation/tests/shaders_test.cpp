@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "dxbc/container.h"
+#include "dxbc/fourcc.h"
 #include "npt/validation/shaders.h"
 
 using namespace npt::validation;
@@ -29,23 +31,22 @@ struct SignatureElement {
 };
 
 std::vector<uint8_t> signatureChunk(const std::vector<SignatureElement>& elements) {
-  std::vector<uint8_t> chunk;
-  put32(chunk, uint32_t(elements.size()));
-  put32(chunk, 8);
-  size_t nameOffset = 8 + 24 * elements.size();
-  std::vector<uint8_t> names;
-  for (size_t i = 0; i < elements.size(); i++) {
-    put32(chunk, uint32_t(nameOffset + names.size()));
-    put32(chunk, elements[i].index);
-    put32(chunk, elements[i].systemValue);
-    put32(chunk, 3);                      // float
-    put32(chunk, uint32_t(i));            // register
-    put32(chunk, 0x0f0f);                 // mask / rw mask
-    names.insert(names.end(), elements[i].name, elements[i].name + std::strlen(elements[i].name) + 1);
+  dxbc::Signature signature;
+  uint32_t reg = 0;
+  for (const SignatureElement& e : elements) {
+    dxbc::SignatureElement element;
+    element.semanticName = e.name;
+    element.semanticIndex = e.index;
+    element.systemValue = e.systemValue;
+    element.componentType = dxbc::comptype::Float32;
+    element.registerIndex = reg++;
+    element.mask = 0xf;
+    element.rwMask = 0xf;
+    signature.elements.push_back(element);
   }
-  while (names.size() % 4) names.push_back(0xab);
-  chunk.insert(chunk.end(), names.begin(), names.end());
-  return chunk;
+  std::vector<uint8_t> out;
+  EXPECT_TRUE(dxbc::writeSignature(signature, dxbc::SignatureFormat::Basic, out).ok());
+  return out;
 }
 
 std::vector<uint8_t> codeChunk(ShaderStage stage, uint32_t major = 5, uint32_t minor = 0) {
@@ -56,24 +57,12 @@ std::vector<uint8_t> codeChunk(ShaderStage stage, uint32_t major = 5, uint32_t m
   return chunk;
 }
 
+// A signed container (valid checksum), built by the dxbc library's writer.
 std::vector<uint8_t> container(const std::vector<std::pair<const char*, std::vector<uint8_t>>>& chunks) {
+  dxbc::ContainerWriter writer;
+  for (auto& chunk : chunks) writer.addChunk(dxbc::makeFourCC(chunk.first[0], chunk.first[1], chunk.first[2], chunk.first[3]), std::span<const uint8_t>(chunk.second));
   std::vector<uint8_t> out;
-  put32(out, 0x43425844);   // "DXBC"
-  for (int i = 0; i < 4; i++) put32(out, 0);
-  put32(out, 1);
-  put32(out, 0);            // total size, patched below
-  put32(out, uint32_t(chunks.size()));
-  size_t offset = out.size() + 4 * chunks.size();
-  for (auto& chunk : chunks) {
-    put32(out, uint32_t(offset));
-    offset += 8 + chunk.second.size();
-  }
-  for (auto& chunk : chunks) {
-    out.insert(out.end(), chunk.first, chunk.first + 4);
-    put32(out, uint32_t(chunk.second.size()));
-    out.insert(out.end(), chunk.second.begin(), chunk.second.end());
-  }
-  set32(out, 24, uint32_t(out.size()));
+  EXPECT_TRUE(writer.write(out).ok());
   return out;
 }
 
@@ -87,7 +76,8 @@ TEST(ShaderBytecode, ValidContainer) {
   ShaderInfo info;
   EXPECT_PASS(validateShaderBytecode(vs.data(), vs.size(), ShaderStage::Vertex, &info));
   EXPECT_EQ(info.majorVersion, 5u);
-  EXPECT_NE(info.inputSignature, nullptr);
+  EXPECT_TRUE(info.hasInputSignature);
+  EXPECT_EQ(info.inputSignature.elements.size(), 3u);
   auto ps = container({{"SHDR", codeChunk(ShaderStage::Pixel, 4, 1)}});
   EXPECT_PASS(validateShaderBytecode(ps.data(), ps.size(), ShaderStage::Pixel));
 }
@@ -137,7 +127,19 @@ TEST(ShaderBytecode, CodeChunk) {
   EXPECT_REJECT(validateShaderBytecode(longProgram.data(), longProgram.size(), ShaderStage::Vertex), ShaderCodeBounds,
                 Fail);
   auto sm3 = container({{"SHDR", codeChunk(ShaderStage::Vertex, 3, 0)}});
-  EXPECT_REJECT(validateShaderBytecode(sm3.data(), sm3.size(), ShaderStage::Vertex), ShaderCodeBounds, Fail);
+  EXPECT_FALSE(validateShaderBytecode(sm3.data(), sm3.size(), ShaderStage::Vertex).passed());
+  // SM5.1 is Direct3D 12 only.
+  auto sm51 = container({{"SHEX", codeChunk(ShaderStage::Vertex, 5, 1)}});
+  EXPECT_REJECT(validateShaderBytecode(sm51.data(), sm51.size(), ShaderStage::Vertex), ShaderModel, Fail);
+  auto two = container({{"SHEX", codeChunk(ShaderStage::Vertex)}, {"SHDR", codeChunk(ShaderStage::Vertex, 4, 0)}});
+  EXPECT_REJECT(validateShaderBytecode(two.data(), two.size(), ShaderStage::Vertex), ShaderNoCode, Fail);
+}
+
+TEST(ShaderBytecode, ChecksumMustMatch) {
+  // Windows refuses modified bytecode; one flipped bit in the program is enough.
+  auto vs = vertexShader();
+  vs[vs.size() - 1] ^= 0x01;
+  EXPECT_REJECT(validateShaderBytecode(vs.data(), vs.size(), ShaderStage::Vertex), ShaderChecksum, Fail);
 }
 
 TEST(ShaderBytecode, CorpusContainersPassForExactlyTheirStage) {
@@ -154,8 +156,10 @@ TEST(ShaderBytecode, CorpusContainersPassForExactlyTheirStage) {
       Check check = validateShaderBytecode(bytes.data(), bytes.size(), ShaderStage(stage));
       if (check.passed()) stagesAccepted++;
       // The only containers rejected are those without a program (the corpus also
-      // holds D3D12 root signatures, RTS0-only containers), or for another stage.
-      else EXPECT_TRUE(check.rule() == Rule::ShaderStageMismatch || check.rule() == Rule::ShaderNoCode)
+      // holds D3D12 root signatures, RTS0-only containers), SM5.1 (D3D12) programs,
+      // or those of another stage.
+      else EXPECT_TRUE(check.rule() == Rule::ShaderStageMismatch || check.rule() == Rule::ShaderNoCode ||
+                       check.rule() == Rule::ShaderModel)
           << entry.path() << ": " << check.describe();
     }
     EXPECT_LE(stagesAccepted, 1) << entry.path();
@@ -222,10 +226,11 @@ TEST(InputLayout, CountAndBytecode) {
   auto ps = container({{"SHEX", codeChunk(ShaderStage::Pixel)}});
   EXPECT_REJECT(validateInputLayout(layout.data(), 3, ps.data(), ps.size()), ShaderStageMismatch, Fail);
   EXPECT_REJECT(validateInputLayout(layout.data(), 3, vs.data(), vs.size() - 1), ShaderContainerSize, Fail);
-  // A signature whose name offset points outside its chunk.
-  auto badName = vs;
-  set32(badName, 40 + 8 + 8, 0x7fffffff);
-  EXPECT_REJECT(validateInputLayout(layout.data(), 3, badName.data(), badName.size()), ShaderChunkBounds, Fail);
+  // A signed container whose signature names point outside their chunk.
+  auto signature = signatureChunk({{"POSITION", 0, 0}});
+  set32(signature, 8, 0x7fffffff);   // first element's name offset
+  auto badName = container({{"ISGN", signature}, {"SHEX", codeChunk(ShaderStage::Vertex)}});
+  EXPECT_REJECT(validateInputLayout(layout.data(), 3, badName.data(), badName.size()), ShaderSignature, Fail);
 }
 
 }  // namespace

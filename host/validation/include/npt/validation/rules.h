@@ -105,6 +105,9 @@
   X(ShaderStageMismatch,           7007, Fail)                                       \
   X(ShaderCodeBounds,              7008, Fail)                                       \
   X(ShaderStreamOutput,            7009, Fail)                                       \
+  X(ShaderChecksum,                7010, Fail)                                       \
+  X(ShaderModel,                   7011, Fail)                                       \
+  X(ShaderSignature,               7012, Fail)                                       \
   /* Map / Unmap */                                                                   \
   X(MapSubresource,                8001, Fail)                                       \
   X(MapType,                       8002, Fail)                                       \

@@ -2,15 +2,15 @@
 
 // Shader bytecode and input layouts.
 //
-// The container check here is deliberately minimal and self-contained: header size vs
-// the length the guest gave, magic, chunk table and chunk bounds, presence of a
-// SHDR/SHEX chunk and its program type. When the dxbc library (dxbc/) provides its
-// ContainerReader, the host can additionally parse signatures with it; these checks
-// already guarantee that nothing reads outside the given bytes.
+// Containers are parsed with the dxbc library's ContainerReader (dxbc/): header size
+// must equal the length the guest gave, every chunk lies inside the container without
+// overlaps, and the checksum must match (Windows' runtime refuses unsigned or
+// modified bytecode). The program must be SM4.x/5.0 for the stage being created.
 
 #include <cstddef>
 #include <cstdint>
 
+#include "dxbc/signature.h"
 #include "npt/validation/check.h"
 
 namespace npt::validation {
@@ -24,8 +24,8 @@ struct ShaderInfo {
   ShaderStage stage = ShaderStage::Pixel;
   uint32_t majorVersion = 0;
   uint32_t minorVersion = 0;
-  const uint8_t* inputSignature = nullptr;   // ISGN/ISG1 chunk payload, if any
-  size_t inputSignatureSize = 0;
+  bool hasInputSignature = false;
+  dxbc::Signature inputSignature;
 };
 
 // Validates the container and that its program is for `stage`.
