@@ -16,7 +16,7 @@ namespace npt::protocol {
   struct Harness {
     std::vector<uint8_t> buffer = std::vector<uint8_t>(1u << 20);
     CommandWriter        w{buffer.data(), buffer.size()};
-    DecodeContext        ctx;
+    DecodeContext        ctx{1u << 20};
     RecordingDispatch    rec;
     std::vector<uint8_t> replies;
     HandleTable          before;
@@ -41,7 +41,7 @@ namespace npt::protocol {
     }
 
     ErrorCode decodePrefix(const std::vector<uint8_t>& bytes) {
-      DecodeContext c;
+      DecodeContext c(256u << 10);  // small: this runs once per truncation point
       c.handles = before;
       RecordingDispatch r;
       StreamDecoder dec(c, r);
