@@ -37,6 +37,35 @@ Geometry bench_geometry() {
   return g;
 }
 
+// A frame-like mix of encoded D3D11 calls (documented in README.md): binds and draws,
+// state with small arrays, inline constant-buffer uploads (Map/Unmap staging), larger
+// UpdateSubresource payloads, and rare texture uploads larger than half the ring, which
+// go out of line through bulk memory.
+struct FrameMix {
+  std::vector<uint32_t> sizes;
+  FrameMix() {
+    std::mt19937 rng(1);
+    for (int i = 0; i < 16384; i++) {
+      uint32_t r = rng() % 10000;
+      uint32_t s;
+      if (r < 5500) s = 16 + rng() % 25;            // binds, draws
+      else if (r < 8500) s = 40 + rng() % 89;       // state with arrays, views
+      else if (r < 9700) s = 256 + rng() % 769;     // constant-buffer uploads
+      else if (r < 9998) s = 1024 + rng() % 3073;   // UpdateSubresource
+      else s = 256 * 1024;                          // texture upload: out of line
+      sizes.push_back(s);
+      total += s;
+    }
+  }
+  uint32_t mean() const { return uint32_t(total / sizes.size()); }
+  uint64_t total = 0;
+};
+
+FrameMix& frame_mix() {
+  static FrameMix mix;
+  return mix;
+}
+
 // Raw ring: the producer side of the real ring, a consumer that only walks records.
 void BM_RawRing(benchmark::State& state) {
   const uint32_t payload = uint32_t(state.range(0));
@@ -88,27 +117,8 @@ void BM_RawRing(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * payload);
 }
 BENCHMARK(BM_RawRing)->Arg(64)->UseRealTime();
-
-// A frame-like mix of encoded D3D11 calls (documented in README.md): binds and draws,
-// state with small arrays, inline constant-buffer uploads (Map/Unmap staging), larger
-// UpdateSubresource payloads, and rare texture uploads larger than half the ring, which
-// go out of line through bulk memory.
-struct FrameMix {
-  std::vector<uint32_t> sizes;
-  FrameMix() {
-    std::mt19937 rng(1);
-    for (int i = 0; i < 16384; i++) {
-      uint32_t r = rng() % 10000;
-      uint32_t s;
-      if (r < 5500) s = 16 + rng() % 25;            // binds, draws
-      else if (r < 8500) s = 40 + rng() % 89;       // state with arrays, views
-      else if (r < 9700) s = 256 + rng() % 769;     // constant-buffer uploads
-      else if (r < 9998) s = 1024 + rng() % 3073;   // UpdateSubresource
-      else s = 256 * 1024;                          // texture upload: out of line
-      sizes.push_back(s);
-    }
-  }
-};
+// Raw ring with messages of the frame mix's mean size: same bytes per command.
+BENCHMARK(BM_RawRing)->Apply([](benchmark::internal::Benchmark* b) { b->Arg(frame_mix().mean()); })->UseRealTime();
 
 void run_stack(benchmark::State& state, const std::vector<uint32_t>& sizes) {
   Geometry g = bench_geometry();
@@ -131,8 +141,7 @@ void run_stack(benchmark::State& state, const std::vector<uint32_t>& sizes) {
 }
 
 void BM_StackFrameMix(benchmark::State& state) {
-  static FrameMix mix;
-  run_stack(state, mix.sizes);
+  run_stack(state, frame_mix().sizes);
 }
 BENCHMARK(BM_StackFrameMix)->UseRealTime();
 
@@ -151,12 +160,13 @@ void BM_OneThreadRawRing(benchmark::State& state) {
   RingHeader* h = host.ring_header(0);
   uint8_t* data = host.ring_data(0);
   RingWriter writer(h, data, g.ring_size);
-  std::vector<uint8_t> msg(64, 0x5A);
+  const uint32_t payload = uint32_t(state.range(0));
+  std::vector<uint8_t> msg(payload, 0x5A);
   uint64_t tail = 0;
   for (auto _ : state) {
     for (int i = 0; i < 1000; i++) {
-      uint8_t* dst = writer.try_reserve(RecordKind::Data, 0, 64);
-      std::memcpy(dst, msg.data(), 64);
+      uint8_t* dst = writer.try_reserve(RecordKind::Data, 0, payload);
+      std::memcpy(dst, msg.data(), payload);
       writer.commit();
     }
     uint64_t head = load_acquire(h->head);
@@ -173,10 +183,10 @@ void BM_OneThreadRawRing(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 1000);
 }
-BENCHMARK(BM_OneThreadRawRing);
+BENCHMARK(BM_OneThreadRawRing)->Arg(64);
+BENCHMARK(BM_OneThreadRawRing)->Apply([](benchmark::internal::Benchmark* b) { b->Arg(frame_mix().mean()); });
 
-void BM_OneThreadStackFrameMix(benchmark::State& state) {
-  static FrameMix mix;
+void one_thread_stack(benchmark::State& state, const std::vector<uint32_t>& sizes) {
   Geometry g = bench_geometry();
   NoopDispatcher d;
   InProcessHost host(g, &d);
@@ -188,7 +198,7 @@ void BM_OneThreadStackFrameMix(benchmark::State& state) {
     // Up to ~100 KiB per batch so that the batch fits in the ring.
     uint64_t batch = 0;
     while (batch < 100 * 1024) {
-      uint32_t size = mix.sizes[k++ & (mix.sizes.size() - 1)];
+      uint32_t size = sizes[k++ & (sizes.size() - 1)];
       guest.submit(0, msg.data(), size);
       batch += size < 128 * 1024 ? size : 64;
       bytes += size;
@@ -199,7 +209,17 @@ void BM_OneThreadStackFrameMix(benchmark::State& state) {
   state.SetItemsProcessed(int64_t(commands));
   state.SetBytesProcessed(int64_t(bytes));
 }
+
+void BM_OneThreadStackFrameMix(benchmark::State& state) {
+  one_thread_stack(state, frame_mix().sizes);
+}
 BENCHMARK(BM_OneThreadStackFrameMix);
+
+void BM_OneThreadStackSameSize(benchmark::State& state) {
+  std::vector<uint32_t> sizes(4096, uint32_t(state.range(0)));
+  one_thread_stack(state, sizes);
+}
+BENCHMARK(BM_OneThreadStackSameSize)->Arg(64);
 
 // Baseline for round trips: two threads bouncing a counter through two cache lines.
 void BM_PingPongBare(benchmark::State& state) {

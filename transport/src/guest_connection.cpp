@@ -199,21 +199,11 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   return kOk;
 }
 
-Status GuestConnection::status() const {
-  if (m_lost.load(std::memory_order_relaxed) || load_acquire(m_control->device_state) != kDeviceAlive)
-    return kDeviceRemoved;
-  return kOk;
-}
-
 ReplySlotHeader* GuestConnection::reply_slot(uint32_t index) const {
   return reinterpret_cast<ReplySlotHeader*>(m_base + m_geometry.replies_offset() + m_geometry.reply_stride() * index);
 }
 
-void GuestConnection::ring_doorbell() {
-  // The head was published with a seq_cst exchange; this seq_cst load pairs with the
-  // host's seq_cst idle store and head re-read: either it sees our head or we see it idle.
-  if (std::atomic_ref<uint32_t>(m_control->host_state).load(std::memory_order_seq_cst) != kHostIdle)
-    return;
+void GuestConnection::ring_doorbell_slow() {
   uint32_t expected = kHostIdle;
   if (std::atomic_ref<uint32_t>(m_control->host_state).compare_exchange_strong(expected, kHostBusy)) {
     std::atomic_ref<uint32_t>(m_control->doorbell).fetch_add(1);
@@ -288,10 +278,6 @@ Status GuestConnection::publish_span(uint32_t ring, uint32_t aux, const void* sp
   }
   r.in_flight_bulk.emplace_back(r.writer.submitted(), ref);
   return kOk;
-}
-
-Status GuestConnection::submit(uint32_t ring, const void* span, size_t size) {
-  return publish_span(ring, 0, span, size);
 }
 
 Status GuestConnection::wait_for(uint32_t ring, uint32_t target_ring, uint64_t seq) {

@@ -17,7 +17,7 @@ uint64_t RingWriter::free_space(bool refresh) {
   return m_size - (m_head - m_cached_tail);
 }
 
-uint8_t* RingWriter::try_reserve(RecordKind kind, uint32_t aux, uint32_t payload) {
+uint8_t* RingWriter::reserve_slow(RecordKind kind, uint32_t aux, uint32_t payload) {
   const uint64_t total = align8(sizeof(RecordHeader) + payload);
   const uint64_t pos = m_head & (m_size - 1);
   const uint64_t contiguous = m_size - pos;
@@ -40,13 +40,5 @@ uint8_t* RingWriter::try_reserve(RecordKind kind, uint32_t aux, uint32_t payload
   return record + sizeof(RecordHeader);
 }
 
-void RingWriter::commit() {
-  m_head += m_pending;
-  m_pending = 0;
-  m_seq++;
-  // Sequentially consistent (one xchg on x86): the guest's following read of the host's
-  // idle word must not pass this store, or both sides could miss the doorbell.
-  std::atomic_ref<uint64_t>(m_header->head).exchange(m_head, std::memory_order_seq_cst);
-}
 
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -52,7 +53,11 @@ public:
 
   const Geometry& geometry() const { return m_geometry; }
   uint32_t worker_pid() const { return m_control->worker_pid; }
-  Status status() const;
+  Status status() const {
+    if (m_lost.load(std::memory_order_relaxed) || load_acquire(m_control->device_state) != kDeviceAlive)
+      return kDeviceRemoved;
+    return kOk;
+  }
   // The host's FatalReason once the context is removed (0 while alive).
   uint32_t fatal_reason() const { return load_acquire(m_control->fatal_reason); }
   // The raw shared memory, for diagnostics and for tests that play a hostile guest.
@@ -60,7 +65,19 @@ public:
   void set_options(const GuestOptions& options) { m_options = options; }
 
   // Fire-and-forget command. Spans larger than the ring allows go out of line.
-  Status submit(uint32_t ring, const void* span, size_t size);
+  Status submit(uint32_t ring, const void* span, size_t size) {
+    // Fast path of the common small command; everything else goes through publish_span.
+    if (ring < m_rings.size() && size <= m_rings[ring].writer.max_inline_payload() && status() == kOk) {
+      RingWriter& w = m_rings[ring].writer;
+      if (uint8_t* dst = w.try_reserve(RecordKind::Data, 0, uint32_t(size))) {
+        std::memcpy(dst, span, size);
+        w.commit();
+        ring_doorbell();
+        return kOk;
+      }
+    }
+    return publish_span(ring, 0, span, size);
+  }
   // Synchronous command: waits for the host's reply (spin, then block).
   Status call(uint32_t ring, const void* span, size_t size,
               void* reply, size_t capacity, size_t* reply_size);
@@ -91,7 +108,13 @@ private:
   Status wait_reply(uint32_t slot, uint32_t old_seq);
   Status pause_for_host(uint32_t round);
   void reclaim_bulk(Ring& ring);
-  void ring_doorbell();
+  void ring_doorbell() {
+    // The head was published with a seq_cst exchange; this seq_cst load pairs with the
+    // host's seq_cst idle store and head re-read: either it sees our head or we see it idle.
+    if (std::atomic_ref<uint32_t>(m_control->host_state).load(std::memory_order_seq_cst) == kHostIdle)
+      ring_doorbell_slow();
+  }
+  void ring_doorbell_slow();
   ReplySlotHeader* reply_slot(uint32_t index) const;
 
   SharedMapping m_mapping;
