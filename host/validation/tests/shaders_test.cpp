@@ -234,3 +234,42 @@ TEST(InputLayout, CountAndBytecode) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(StreamOutput, Declarations) {
+  D3D11_SO_DECLARATION_ENTRY entries[] = {
+    {0, "SV_POSITION", 0, 0, 4, 0},
+    {0, nullptr, 0, 0, 2, 0},   // gap of two components
+    {1, "TEXCOORD", 0, 1, 3, 1},
+  };
+  const UINT strides[] = {24, 12};
+  EXPECT_PASS(validateStreamOutput(entries, 3, strides, 2, 0));
+  EXPECT_PASS(validateStreamOutput(entries, 3, strides, 2, D3D11_SO_NO_RASTERIZED_STREAM));
+  EXPECT_REJECT(validateStreamOutput(entries, 3, strides, 2, 4), ShaderStreamOutput, Fail);
+  EXPECT_REJECT(validateStreamOutput(entries, 0, strides, 2, 0), ShaderStreamOutput, Fail);
+  EXPECT_REJECT(validateStreamOutput(entries, 3, strides, 5, 0), ShaderStreamOutput, Fail);
+  const UINT badStride[] = {2050};
+  EXPECT_REJECT(validateStreamOutput(entries, 3, badStride, 1, 0), ShaderStreamOutput, Fail);
+  auto with = [&](auto mutate) {
+    D3D11_SO_DECLARATION_ENTRY copy[3] = {entries[0], entries[1], entries[2]};
+    mutate(copy);
+    return validateStreamOutput(copy, 3, strides, 2, 0);
+  };
+  EXPECT_REJECT(with([](auto* e) { e[0].Stream = 4; }), ShaderStreamOutput, Fail);
+  EXPECT_REJECT(with([](auto* e) { e[2].OutputSlot = 4; }), ShaderStreamOutput, Fail);
+  EXPECT_REJECT(with([](auto* e) { e[2].StartComponent = 2; }), ShaderStreamOutput, Fail);
+  EXPECT_REJECT(with([](auto* e) { e[0].ComponentCount = 0; }), ShaderStreamOutput, Fail);
+}
+
+TEST(QueryDesc, Rules) {
+  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_TIMESTAMP, 0}, false));
+  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_OCCLUSION_PREDICATE, D3D11_QUERY_MISC_PREDICATEHINT}, true));
+  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM2, 0}, true));
+  EXPECT_REJECT(validateQueryDesc({D3D11_QUERY(16), 0}, false), QueryType, Fail);
+  EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_OCCLUSION, 0}, true), QueryType, Fail);
+  EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_EVENT, 0x2}, false), QueryMiscFlags, Fail);
+  EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_EVENT, D3D11_QUERY_MISC_PREDICATEHINT}, false), QueryMiscFlags, Fail);
+}
+
+}  // namespace

@@ -108,6 +108,9 @@
   X(ShaderChecksum,                7010, Fail)                                       \
   X(ShaderModel,                   7011, Fail)                                       \
   X(ShaderSignature,               7012, Fail)                                       \
+  /* queries */                                                                       \
+  X(QueryType,                     7101, Fail)                                       \
+  X(QueryMiscFlags,                7102, Fail)                                       \
   /* Map / Unmap */                                                                   \
   X(MapSubresource,                8001, Fail)                                       \
   X(MapType,                       8002, Fail)                                       \

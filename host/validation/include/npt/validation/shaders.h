@@ -36,4 +36,11 @@ Check validateShaderBytecode(const void* bytecode, size_t length, ShaderStage st
 Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const void* bytecode,
                           size_t length);
 
+// CreateGeometryShaderWithStreamOutput's declaration (D3D11_SO_DECLARATION_ENTRY).
+Check validateStreamOutput(const D3D11_SO_DECLARATION_ENTRY* entries, uint32_t count, const UINT* strides,
+                           uint32_t numStrides, UINT rasterizedStream);
+
+// CreateQuery / CreatePredicate.
+Check validateQueryDesc(const D3D11_QUERY_DESC& desc, bool predicate);
+
 }  // namespace npt::validation
