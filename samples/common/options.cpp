@@ -35,6 +35,7 @@ namespace npt::samples {
            "  --frames N      render N frames (default 3)\n"
            "  --size WxH      render target size (default 256x256)\n"
            "  --out DIR       write <sample>-<frame>.png into DIR\n"
+           "  --raw           with --out, also write <sample>-<frame>.rgba (RGBA8 rows)\n"
            "  --shaders DIR   directory holding assembled .dxbc shaders\n"
            "  --check         verify each frame's content, exit 1 on mismatch\n"
            "  --quiet         print only the per-frame checksum lines\n";
@@ -65,6 +66,8 @@ namespace npt::samples {
           return "--shaders needs a directory";
         options.shaderDir = next;
         i++;
+      } else if (arg == "--raw") {
+        options.raw = true;
       } else if (arg == "--check") {
         options.check = true;
       } else if (arg == "--quiet") {
@@ -73,6 +76,8 @@ namespace npt::samples {
         return "unknown option: " + arg;
       }
     }
+    if (options.raw && options.outDir.empty())
+      return "--raw needs --out DIR";
     return std::string();
   }
 

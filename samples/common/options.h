@@ -12,6 +12,7 @@ namespace npt::samples {
     uint32_t    width = 256;
     uint32_t    height = 256;
     std::string outDir;      // PNGs are written only when set
+    bool        raw = false; // with --out: also <sample>-NNNN.rgba, the exact read-back bytes
     std::string shaderDir;   // where assembled .dxbc files live; empty: next to the exe
     bool        check = false;
     bool        quiet = false;

@@ -58,6 +58,18 @@ namespace npt::samples {
       return Status::ok();
     }
 
+    // The exact bytes that were hashed, for tools that locate a difference.
+    Status writeRaw(const std::string& path, const Image& image) {
+      FILE* file = std::fopen(path.c_str(), "wb");
+      if (!file)
+        return Status::fail("cannot create " + path);
+      size_t written = std::fwrite(image.bytes(), 1, image.byteSize(), file);
+      bool closed = std::fclose(file) == 0;
+      if (written != image.byteSize() || !closed)
+        return Status::fail("cannot write " + path);
+      return Status::ok();
+    }
+
     int report(const char* sample, const Status& status) {
       if (status.code == Status::Code::Skip) {
         std::printf("%s: SKIP: %s\n", sample, status.message.c_str());
@@ -78,6 +90,12 @@ namespace npt::samples {
     if (!error.empty()) {
       std::fprintf(stderr, "%s: %s\n%s", sample.name(), error.c_str(), usageText());
       return 2;
+    }
+
+    if (!options.outDir.empty()) {
+      // One level is enough: the caller names a directory for this run's PNGs.
+      if (!CreateDirectoryA(options.outDir.c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS)
+        return report(sample.name(), Status::fail("cannot create --out directory " + options.outDir));
     }
 
     OffscreenDevice gpu;
@@ -111,6 +129,12 @@ namespace npt::samples {
         std::string pngError = writePng(path, image);
         if (!pngError.empty())
           return report(sample.name(), Status::fail(path + ": " + pngError));
+        if (options.raw) {
+          std::snprintf(name, sizeof(name), "%s-%04u.rgba", sample.name(), frame);
+          status = writeRaw(options.outDir + "\\" + name, image);
+          if (!status.isOk())
+            return report(sample.name(), status);
+        }
       }
 
       if (options.check) {

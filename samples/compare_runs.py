@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Runs each sample twice and requires byte-identical frames (and, with
+--check, that both runs pass the sample's own pixel checks).
+
+Run A and run B differ only in their environment (--b-env KEY=VALUE), so the
+same script serves two purposes: with no --b-env it proves a sample is
+deterministic (the precondition of every equality test), and with
+WINEDLLOVERRIDES=d3d11,dxgi=n,b plus our DLLs next to the programs it will
+compare direct rendering with rendering through Neptune. A difference names
+the frame and the first differing pixel and keeps both runs' PNG and raw files.
+
+The programs are Windows executables: they run through $MESON_EXE_WRAPPER
+(set by meson for cross builds) or `wine`.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FRAME_LINE = re.compile(r"^frame (\d+) ([0-9a-f]{16})\s*$")
+
+
+def wine_path(path):
+    """Z: is Wine's mapping of the Unix root."""
+    return "Z:" + os.path.abspath(path).replace("/", "\\")
+
+
+def run_sample(wrapper, exe, args, out_dir, extra_env):
+    env = dict(os.environ)
+    env.update(extra_env)
+    env.setdefault("WINEDEBUG", "-all")
+    command = wrapper + [exe] + args + ["--quiet", "--out", wine_path(out_dir), "--raw"]
+    # Output goes to files, not pipes: the first Wine program of a session
+    # starts Wine's system processes, which inherit its handles and outlive it,
+    # and a pipe would stay open (and block us) until they exit.
+    log_path = os.path.join(out_dir, "output.txt")
+    with open(log_path, "w+") as log:
+        returncode = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, timeout=300).returncode
+        log.seek(0)
+        output = log.read()
+    frames = {}
+    for line in output.splitlines():
+        match = FRAME_LINE.match(line)
+        if match:
+            frames[int(match.group(1))] = match.group(2)
+    return returncode, frames, output
+
+
+def first_difference(path_a, path_b, width):
+    with open(path_a, "rb") as f:
+        a = f.read()
+    with open(path_b, "rb") as f:
+        b = f.read()
+    if len(a) != len(b):
+        return "raw frames differ in size (%d vs %d bytes)" % (len(a), len(b))
+    count = 0
+    first = None
+    for i in range(0, len(a), 4):
+        if a[i:i + 4] != b[i:i + 4]:
+            count += 1
+            if first is None:
+                first = i // 4
+    if first is None:
+        return "raw frames are identical although the checksums differ"
+    x, y = first % width, first // width
+    return "%d pixels differ; first at (%d,%d): A=%s B=%s" % (
+        count, x, y, tuple(a[first * 4:first * 4 + 4]), tuple(b[first * 4:first * 4 + 4]))
+
+
+def compare(wrapper, exe, args, width, b_env, keep_root):
+    name = os.path.basename(exe)
+    work = tempfile.mkdtemp(prefix="npt-compare-%s-" % name, dir=keep_root)
+    dir_a, dir_b = os.path.join(work, "a"), os.path.join(work, "b")
+    os.makedirs(dir_a)
+    os.makedirs(dir_b)
+    # One after the other: the runs must not share anything but the inputs.
+    rc_a, frames_a, log_a = run_sample(wrapper, exe, args, dir_a, {})
+    rc_b, frames_b, log_b = run_sample(wrapper, exe, args, dir_b, b_env)
+
+    problems = []
+    if rc_a == 77 and rc_b == 77:
+        shutil.rmtree(work)
+        return "SKIP", ["%s skipped in both runs: %s" % (name, log_a.strip())]
+    if rc_a != 0:
+        problems.append("run A exited %d:\n%s" % (rc_a, log_a))
+    if rc_b != 0:
+        problems.append("run B exited %d:\n%s" % (rc_b, log_b))
+    if not problems:
+        if not frames_a:
+            problems.append("run A printed no frame lines")
+        if sorted(frames_a) != sorted(frames_b):
+            problems.append("runs rendered different frame sets: %s vs %s" % (sorted(frames_a), sorted(frames_b)))
+        for frame in sorted(set(frames_a) & set(frames_b)):
+            if frames_a[frame] != frames_b[frame]:
+                raw = "%s-%04d.rgba"
+                stem = name[len("sample-"):-len(".exe")] if name.startswith("sample-") else name
+                detail = first_difference(os.path.join(dir_a, raw % (stem, frame)),
+                                          os.path.join(dir_b, raw % (stem, frame)), width)
+                problems.append("frame %d: %s vs %s: %s" % (frame, frames_a[frame], frames_b[frame], detail))
+    if problems:
+        problems.append("both runs' PNG and raw frames kept in %s" % work)
+        return "FAIL", problems
+    shutil.rmtree(work)
+    return "OK", ["%s: %d frames identical" % (name, len(frames_a))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("exes", nargs="+")
+    parser.add_argument("--frames", type=int, default=2)
+    parser.add_argument("--size", default="64x64")
+    parser.add_argument("--b-env", action="append", default=[], metavar="KEY=VALUE",
+                        help="environment of run B only (e.g. WINEDLLOVERRIDES=d3d11,dxgi=n,b)")
+    parser.add_argument("--keep-dir", default=None, help="where differing runs are kept (default: temp dir)")
+    parser.add_argument("--check", action="store_true", help="pass --check to both runs")
+    parser.add_argument("--jobs", type=int, default=2)
+    options = parser.parse_args()
+
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
+    b_env = dict(item.split("=", 1) for item in options.b_env)
+    width = int(options.size.split("x")[0])
+    args = ["--frames", str(options.frames), "--size", options.size] + (["--check"] if options.check else [])
+
+    failed = False
+    with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
+        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.keep_dir) for exe in options.exes]
+        for job in jobs:
+            verdict, lines = job.result()
+            failed |= verdict == "FAIL"
+            for line in lines:
+                print("%s: %s" % (verdict, line))
+    if failed:
+        return 1
+    # All skipped: report a skip to meson rather than a pass.
+    return 77 if all(job.result()[0] == "SKIP" for job in jobs) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
