@@ -11,14 +11,16 @@
 namespace dxbc::tool {
 namespace {
 
-constexpr const char* kUsage = "usage: dxbc-tool asm FILE -o OUT [--tokens]\n";
+constexpr const char* kUsage = "usage: dxbc-tool asm FILE -o OUT [--tokens] [--header NAME]\n";
 
 int runAsm(std::span<char* const> args) {
-  std::string input, output;
+  std::string input, output, headerName;
   bool tokensOnly = false;
   for (size_t i = 0; i < args.size(); i++) {
     if (!std::strcmp(args[i], "-o") && i + 1 < args.size())
       output = args[++i];
+    else if (!std::strcmp(args[i], "--header") && i + 1 < args.size())
+      headerName = args[++i];
     else if (!std::strcmp(args[i], "--tokens"))
       tokensOnly = true;
     else if (input.empty() && args[i][0] != '-')
@@ -51,11 +53,15 @@ int runAsm(std::span<char* const> args) {
     std::fprintf(stderr, "%s\n", result.error.format(input).c_str());
     return 1;
   }
+  if (!headerName.empty()) {
+    std::string header = sm::formatByteArrayHeader(headerName, bytes);
+    bytes.assign(header.begin(), header.end());
+  }
   return writeFile(output, bytes) ? 0 : 1;
 }
 
 const CommandRegistration kAsm{
-    {"asm", "FILE -o OUT [--tokens]", "assemble fxc-syntax text into a container", runAsm}};
+    {"asm", "FILE -o OUT [--tokens|--header NAME]", "assemble fxc-syntax text into a container", runAsm}};
 
 }  // namespace
 }  // namespace dxbc::tool

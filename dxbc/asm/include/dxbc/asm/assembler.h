@@ -40,3 +40,11 @@ AssemblyResult assembleContainer(std::string_view text, std::vector<uint8_t>& co
                                  const ContainerAssemblyOptions& options = {});
 
 }  // namespace dxbc::sm
+
+namespace dxbc::sm {
+
+// A C/C++ header holding bytes as `static const unsigned char name[] = {...};` (plus
+// `name_size`), for programs that embed shaders assembled at build time.
+std::string formatByteArrayHeader(std::string_view name, std::span<const uint8_t> bytes);
+
+}  // namespace dxbc::sm
