@@ -5,8 +5,9 @@
 Run A and run B differ only in their environment (--b-env KEY=VALUE), so the
 same script serves two purposes: with no --b-env it proves a sample is
 deterministic (the precondition of every equality test), and with
-WINEDLLOVERRIDES=d3d11,dxgi=n,b plus our DLLs next to the programs it will
-compare direct rendering with rendering through Neptune. A difference names
+--b-dll-dir DIR (run B gets a copy of the program next to DIR's DLLs and
+WINEDLLOVERRIDES=d3d11,dxgi=n,b) it compares direct rendering with rendering
+through Neptune's d3d11.dll/dxgi.dll. A difference names
 the frame and the first differing pixel and keeps both runs' PNG and raw files.
 
 The programs are Windows executables: they run through $MESON_EXE_WRAPPER
@@ -73,15 +74,32 @@ def first_difference(path_a, path_b, width):
         count, x, y, tuple(a[first * 4:first * 4 + 4]), tuple(b[first * 4:first * 4 + 4]))
 
 
-def compare(wrapper, exe, args, width, b_env, keep_root):
+def program_for_b(exe, dll_dir, work):
+    """Run B's copy of the program, with the DLLs under test beside it (Windows
+    and Wine load a DLL from the program's directory first)."""
+    if not dll_dir:
+        return exe
+    bin_dir = os.path.join(work, "b-bin")
+    os.makedirs(bin_dir)
+    shutil.copy2(exe, bin_dir)
+    dlls = [f for f in os.listdir(dll_dir) if f.lower().endswith(".dll")]
+    if not dlls:
+        raise SystemExit("--b-dll-dir %s holds no DLLs" % dll_dir)
+    for dll in dlls:
+        shutil.copy2(os.path.join(dll_dir, dll), bin_dir)
+    return os.path.join(bin_dir, os.path.basename(exe))
+
+
+def compare(wrapper, exe, args, width, b_env, b_dll_dir, keep_root):
     name = os.path.basename(exe)
     work = tempfile.mkdtemp(prefix="npt-compare-%s-" % name, dir=keep_root)
     dir_a, dir_b = os.path.join(work, "a"), os.path.join(work, "b")
     os.makedirs(dir_a)
     os.makedirs(dir_b)
+    exe_b = program_for_b(exe, b_dll_dir, work)
     # One after the other: the runs must not share anything but the inputs.
     rc_a, frames_a, log_a = run_sample(wrapper, exe, args, dir_a, {})
-    rc_b, frames_b, log_b = run_sample(wrapper, exe, args, dir_b, b_env)
+    rc_b, frames_b, log_b = run_sample(wrapper, exe_b, args, dir_b, b_env)
 
     problems = []
     if rc_a == 77 and rc_b == 77:
@@ -117,6 +135,8 @@ def main():
     parser.add_argument("--size", default="64x64")
     parser.add_argument("--b-env", action="append", default=[], metavar="KEY=VALUE",
                         help="environment of run B only (e.g. WINEDLLOVERRIDES=d3d11,dxgi=n,b)")
+    parser.add_argument("--b-dll-dir", default=None, metavar="DIR",
+                        help="run B loads the DLLs in DIR (our d3d11.dll/dxgi.dll) instead of the system's")
     parser.add_argument("--keep-dir", default=None, help="where differing runs are kept (default: temp dir)")
     parser.add_argument("--check", action="store_true", help="pass --check to both runs")
     parser.add_argument("--jobs", type=int, default=2)
@@ -124,12 +144,14 @@ def main():
 
     wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
     b_env = dict(item.split("=", 1) for item in options.b_env)
+    if options.b_dll_dir:
+        b_env.setdefault("WINEDLLOVERRIDES", "d3d11,dxgi=n,b")
     width = int(options.size.split("x")[0])
     args = ["--frames", str(options.frames), "--size", options.size] + (["--check"] if options.check else [])
 
     failed = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.keep_dir) for exe in options.exes]
+        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.keep_dir) for exe in options.exes]
         for job in jobs:
             verdict, lines = job.result()
             failed |= verdict == "FAIL"
