@@ -112,13 +112,20 @@ namespace npt::samples {
 
     Image image(options.width, options.height);
     uint32_t failedFrames = 0;
+    // Render + readback time only: PNG encoding and checks are not the frame.
+    LARGE_INTEGER frequency, begin, end;
+    QueryPerformanceFrequency(&frequency);
+    double frameSeconds = 0.0;
 
     for (uint32_t frame = 0; frame < options.frames; frame++) {
+      QueryPerformanceCounter(&begin);
       status = sample.render(sc, frame);
       if (status.isOk())
         status = readBack(gpu, image);
       if (!status.isOk())
         return report(sample.name(), status);
+      QueryPerformanceCounter(&end);
+      frameSeconds += double(end.QuadPart - begin.QuadPart) / double(frequency.QuadPart);
 
       std::printf("frame %u %016" PRIx64 "\n", frame, image.checksum());
 
@@ -145,6 +152,11 @@ namespace npt::samples {
         if (!check.failures().empty())
           failedFrames++;
       }
+    }
+
+    if (!options.quiet) {
+      std::printf("%s: %u frames, %.2f ms per frame (render + readback)\n",
+        sample.name(), options.frames, 1000.0 * frameSeconds / options.frames);
     }
 
     if (options.check) {
