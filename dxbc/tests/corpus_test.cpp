@@ -58,9 +58,10 @@ protected:
     const ChunkView* originalSfi0 = container.find(tag::SFI0);
     const ChunkView* rebuiltSfi0 = reread.find(tag::SFI0);
     ASSERT_EQ(originalSfi0 != nullptr, rebuiltSfi0 != nullptr);
-    if (originalSfi0)
+    if (originalSfi0) {
       EXPECT_TRUE(std::equal(originalSfi0->data.begin(), originalSfi0->data.end(),
                              rebuiltSfi0->data.begin(), rebuiltSfi0->data.end()));
+    }
     ContainerSignatures again;
     ASSERT_TRUE(readContainerSignatures(reread, again).ok());
     if (compareTypes) {
