@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "harness.h"
 
 using namespace npt::protocol;
@@ -239,4 +241,53 @@ TEST(Writer, OverflowIsStickyAndReported) {
   CommandWriter small(buf, 8);
   EXPECT_FALSE(encode_ID3D11DeviceContext_DrawIndexed(small, 1, 3, 0, 0));
   EXPECT_FALSE(small.ok());
+}
+
+TEST(Tables, EveryInterfaceIdRoundTripsThroughItsIid) {
+  int named = 0, aliases = 0;
+  for (uint16_t id = 1; id < kInterfaceCount; id++) {
+    const GUID* iid = interfaceIid(id);
+    if (!iid) continue;
+    named++;
+    // ID3D10Multithread and ID3D11Multithread share one IID: lookups give the first.
+    uint16_t found = ifaceFromIid(*iid);
+    ASSERT_NE(found, 0) << interfaceName(id);
+    EXPECT_EQ(std::memcmp(interfaceIid(found), iid, sizeof(GUID)), 0) << interfaceName(id);
+    if (found != id) aliases++;
+    EXPECT_TRUE(interfaceAccepts(id, id)) << interfaceName(id);
+    EXPECT_TRUE(interfaceAccepts(id, 0)) << "IUnknown accepts " << interfaceName(id);
+  }
+  EXPECT_GT(named, 100);
+  EXPECT_EQ(aliases, 1);
+  GUID zero{};
+  EXPECT_EQ(ifaceFromIid(zero), 0);
+  EXPECT_EQ(interfaceName(0), nullptr);
+}
+
+TEST(Tables, OpcodesNameTheirMethodAndPolicy) {
+  int remoted = 0;
+  for (uint32_t op = 0x100; op < 0x10000; op++) {
+    const char* name = opcodeName(uint16_t(op));
+    const char* policy = opcodePolicy(uint16_t(op));
+    EXPECT_EQ(name == nullptr, policy == nullptr) << op;
+    if (!name) continue;
+    remoted++;
+    std::string p = policy;
+    EXPECT_TRUE(p == "async" || p == "create" || p == "sync") << name;
+    if ((op >> 8) != kEntryInterfaceId)
+      EXPECT_EQ(std::string(name).rfind(std::string(interfaceName(uint16_t(op >> 8))) + "::", 0), 0u) << name;
+  }
+  EXPECT_GE(remoted, 150);
+  EXPECT_STREQ(opcodeName(Op_ID3D11DeviceContext_DrawIndexed), "ID3D11DeviceContext::DrawIndexed");
+  EXPECT_STREQ(opcodePolicy(Op_ID3D11Device_CreateBuffer), "create");
+  EXPECT_STREQ(opcodePolicy(Op_D3D11CreateDevice), "sync");
+}
+
+TEST(Tables, ErrorNamesAreStableAndDistinct) {
+  std::set<std::string> names;
+  for (uint32_t c = 0; c <= uint32_t(ErrorCode::VersionMismatch); c++)
+    names.insert(errorName(ErrorCode(c)));
+  EXPECT_EQ(names.size(), size_t(ErrorCode::VersionMismatch) + 1);
+  EXPECT_STREQ(errorName(ErrorCode::Truncated), "truncated");
+  EXPECT_STREQ(errorName(ErrorCode(9999)), "unknown-error");
 }
