@@ -401,7 +401,7 @@ bool ProgramAssembler::parseOperand(Role role, ParsedOperand& operand) {
           break;
       }
     }
-    if (peek().is('.')) {
+    if (peek().is('.') && !(peek(1).kind == LexKind::Ident && peek(1).text == "tail")) {
       next();
       const LexToken& letters = next();
       if (letters.kind != LexKind::Ident || letters.text.size() > 4)
@@ -935,6 +935,34 @@ bool ProgramAssembler::parseDeclaration(const OpcodeInfo& info,
       }
       next();
       insn[countAt] = uint32_t(insn.size() - countAt - 1);
+      break;
+    }
+    case OpForm::DclInterface: {
+      flagModifier("dynamicindexed", 1u << 11);
+      uint32_t arrayLength, callSites;
+      if (!parsePrefixedNumber("fp", value) || !expect('[') || !parseUnsigned(arrayLength, 0xffff) ||
+          !expect(']') || !expect('[') || !parseUnsigned(callSites) || !expect(']') ||
+          !expect('=') || !expect('{'))
+        return false;
+      insn.insert(insn.end(), {value, callSites, 0});
+      size_t lengthsAt = insn.size() - 1;
+      while (!peek().is('}')) {
+        if (insn.size() > lengthsAt + 1 && !expect(','))
+          return false;
+        if (!parsePrefixedNumber("ft", value))
+          return false;
+        insn.push_back(value);
+      }
+      next();
+      insn[lengthsAt] = (arrayLength << 16) | uint32_t(insn.size() - lengthsAt - 1);
+      break;
+    }
+    case OpForm::InterfaceCall: {
+      std::vector<uint32_t> operand;
+      if (!parseOperandTo(Role::Src, operand) || !expect(',') || !parseUnsigned(value))
+        return false;
+      insn.push_back(value);
+      insn.insert(insn.end(), operand.begin(), operand.end());
       break;
     }
     case OpForm::Phase:

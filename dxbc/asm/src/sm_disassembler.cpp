@@ -118,6 +118,9 @@ bool InstructionPrinter::printOperand(Role role, ValueType valueType, std::strin
   uint32_t dims = OperandTokenLayout::indexDimension(token);
   if (uint32_t(type) >= uint32_t(OperandType::Count) || numComponents == NumComponents::N)
     return false;
+  // Index representations of indices the operand does not have must be zero.
+  if (bits(token, 22 + 3 * dims, 9 - 3 * dims) != 0)
+    return false;
 
   std::string body;
   if (type == OperandType::Immediate32 || type == OperandType::Immediate64) {
@@ -650,12 +653,39 @@ bool InstructionPrinter::printDeclaration(const OpcodeInfo& info, std::string& o
       rest += '}';
       break;
     }
+    case OpForm::DclInterface: {
+      // dcl_interface[_dynamicindexed] fp<id>[<array length>][<call sites>] = {ft...}
+      uint32_t id, callSites, lengths;
+      if (!onlyControls(11, 1) || !take(id) || !take(callSites) || !take(lengths))
+        return false;
+      if (token & (1u << 11))
+        name += "_dynamicindexed";
+      rest = " fp" + std::to_string(id) + "[" + std::to_string(lengths >> 16) + "][" +
+             std::to_string(callSites) + "] = {";
+      for (uint32_t i = 0; i < (lengths & 0xffff); i++) {
+        if (!take(value))
+          return false;
+        rest += (i ? ", ft" : "ft") + std::to_string(value);
+      }
+      rest += '}';
+      break;
+    }
+    case OpForm::InterfaceCall: {
+      // fcall fp#[array index][call site], <function index>: the index token comes first.
+      if (controls || !take(value))
+        return false;
+      rest += ' ';
+      if (!printOperand(Role::Src, ValueType::Int, rest))
+        return false;
+      rest += ", " + std::to_string(value);
+      break;
+    }
     case OpForm::Phase:
       if (controls)
         return false;
       break;
     default:
-      return false;   // interfaces: no syntax yet, written as .raw
+      return false;
   }
   out += name + rest;
   return atEnd();
@@ -696,6 +726,8 @@ bool InstructionPrinter::print(std::string& out) {
     return printCustomData(out);
   if (info->form == OpForm::Generic)
     return printGeneric(*info, out);
+  if (info->form == OpForm::InterfaceCall && (m_tokens[0] & kOpcodeExtendedBit))
+    return false;
   return printDeclaration(*info, out);
 }
 

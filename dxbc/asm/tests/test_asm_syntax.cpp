@@ -83,7 +83,18 @@ INSTANTIATE_TEST_SUITE_P(Syntax, Encoding, ::testing::Values(
                            "                              { 0, 2, 0, -1} }",
                  {0x00001835, 10, 0x3f800000, 0, 0, 0, 0, 2, 0, 0xffffffff}},
     EncodingCase{"ps_5_0", "dadd r0.xy, r0.xyxy, d(1.500000, 0.000000)",
-                 {0x0a0000bf, 0x00100032, 0, 0x00100446, 0, 0x00005002, 0, 0x3ff80000, 0, 0}}));
+                 {0x0a0000bf, 0x00100032, 0, 0x00100446, 0, 0x00005002, 0, 0x3ff80000, 0, 0}},
+    EncodingCase{"ps_5_0", "mad [precise(xy)] r0.xy, r1.xyxx, r2.xyxx, -r3.xyxx",
+                 {0x0a180032, 0x00100032, 0, 0x00100046, 1, 0x00100046, 2, 0x80100046,
+                  0x41, 3}},
+    EncodingCase{"ps_5_0", "add r0.x {min16f}, r1.x {min16f}, r2.x {def32}",
+                 {0x0a000000, 0x80100012, 0x4001, 0, 0x8010000a, 0x4001, 1, 0x8010000a, 1, 2}},
+    EncodingCase{"ps_5_0", "samplepos o0.xy, t0.xyzw, cb0[0].x .tail 0x00000000",
+                 {0x0900006e, 0x00102032, 0, 0x00107e46, 0, 0x0020800a, 0, 0, 0}},
+    EncodingCase{"ps_5_0", "dcl_function_table ft1 = {fb0, fb2}", {0x05000091, 1, 2, 0, 2}},
+    EncodingCase{"ps_5_0", "dcl_interface_dynamicindexed fp0[2][1] = {ft0, ft1}",
+                 {0x06000892, 0, 1, 0x00020002, 0, 1}},
+    EncodingCase{"ps_5_0", "fcall fp0[1], 3", {0x05000078, 3, 0x00213000, 0, 1}}));
 
 TEST(Syntax, SixDecimalFloatsKeepTheirBits) {
   // 0.1f prints as 0.100000 in fxc's notation, which reads back as the same float.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -115,6 +116,66 @@ TEST(CorpusRoundTripPresence, CorpusIsReadable) {
     GTEST_SKIP() << "corpus not found at " << DXBC_CORPUS_DIR;
   // 310 containers, 24 of them root signatures only.
   EXPECT_GE(corpusFiles().size(), 280u);
+}
+
+}  // namespace
+
+namespace {
+
+// Hostile input: corpus programs with random bit flips. The disassembler must never read
+// out of bounds (ASan/valgrind catch that), and whatever it accepts must still assemble
+// back to the identical tokens -- the .raw fallback keeps even garbage lossless.
+TEST(CorpusMutations, DisassemblyOfMutatedProgramsIsLosslessOrRejected) {
+  std::vector<std::string> files = corpusFiles();
+  if (files.empty())
+    GTEST_SKIP() << "corpus not found at " << DXBC_CORPUS_DIR;
+  // DXBC_ASM_MUTATIONS / DXBC_ASM_SEED widen the search on demand; the default stays fast.
+  const char* variantsEnv = std::getenv("DXBC_ASM_MUTATIONS");
+  const char* seedEnv = std::getenv("DXBC_ASM_SEED");
+  int variants = variantsEnv ? std::atoi(variantsEnv) : 8;
+  uint32_t state = seedEnv ? uint32_t(std::strtoul(seedEnv, nullptr, 0)) | 1u : 0x12345678;
+  auto random = [&] {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state;
+  };
+  uint32_t accepted = 0, rejected = 0;
+  for (const std::string& file : files) {
+    std::vector<uint8_t> bytes = readBytes(fs::path(DXBC_CORPUS_DIR) / file);
+    dxbc::ContainerReader reader;
+    dxbc::ShaderCode code;
+    ASSERT_TRUE(dxbc::ContainerReader::parse(bytes, reader).ok());
+    ASSERT_TRUE(dxbc::getShaderCode(reader, code).ok());
+    std::vector<uint32_t> original(code.tokens.size());
+    for (size_t i = 0; i < original.size(); i++)
+      original[i] = code.tokens[i];
+    for (int variant = 0; variant < variants; variant++) {
+      std::vector<uint32_t> tokens = original;
+      for (int flips = 0; flips < 3; flips++)
+        tokens[2 + random() % (tokens.size() - 2)] ^= 1u << (random() % 32);
+      std::string text;
+      if (!dxbc::sm::disassembleProgram(tokens, text).ok()) {
+        rejected++;
+        continue;
+      }
+      accepted++;
+      std::vector<uint32_t> again;
+      dxbc::sm::AssemblyResult result = dxbc::sm::assembleProgram(text, again);
+      ASSERT_TRUE(result.ok) << file << " variant " << variant << ": "
+                             << result.error.format() << "\n" << text;
+      // Tokens past the declared length are not part of the program.
+      tokens.resize(std::min<size_t>(tokens.size(), tokens[1]));
+      size_t diff = 0;
+      while (diff < again.size() && diff < tokens.size() && again[diff] == tokens[diff])
+        diff++;
+      ASSERT_EQ(again, tokens) << file << " variant " << variant << ": first difference at token "
+                               << diff << " (" << std::hex << (diff < again.size() ? again[diff] : 0) << " vs " << (diff < tokens.size() ? tokens[diff] : 0) << std::dec << ")\n" << text;
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+  RecordProperty("accepted", int(accepted));
+  RecordProperty("rejected", int(rejected));
 }
 
 }  // namespace
