@@ -290,7 +290,7 @@ void BM_CallServer(benchmark::State& state) {
   o.spin_us = spin ? 1000 : 0;
   guest->set_options(o);
   run_calls(state, *guest);
-  state.SetLabel(spin ? "spin" : "block (futex + socket doorbell)");
+  state.SetLabel(spin ? "spin" : "block (futex both ways, worker process)");
 }
 BENCHMARK(BM_CallServer)->Arg(1)->Arg(0)->UseRealTime();
 

@@ -79,9 +79,11 @@ int run_worker(WorkerParams& p) {
     bool work = false;
     for (uint32_t i = 0; !work; i++) {
       work = npt_host_context_has_work(context);
-      if ((i & 31) == 0 && transport::now_ns() > deadline)
+      if ((i & 7) == 0 && transport::now_ns() > deadline)
         break;
-      transport::cpu_relax();
+      // Poll the heads gently: each read pulls the line the guest is writing.
+      for (int k = 0; k < 16; k++)
+        transport::cpu_relax();
     }
     if (work)
       continue;

@@ -101,8 +101,12 @@ private:
       }
       uint64_t deadline = now_ns() + spin_us * 1000ull;
       bool work = false;
-      while (!work && now_ns() < deadline)
+      while (!work && now_ns() < deadline) {
+        // Poll the heads gently: each read pulls the line the producer is writing.
+        for (int i = 0; i < 16; i++)
+          cpu_relax();
         work = m_host->has_work();
+      }
       if (work)
         continue;
       uint32_t bell = load_acquire(m_bell);
