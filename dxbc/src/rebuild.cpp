@@ -314,9 +314,17 @@ uint64_t shaderFeatureFlags(const ShaderInfo& info) {
   // Raw/structured buffers outside compute shaders are a feature of shader model 4.x.
   if ((info.globalFlags & (1u << 3)) && info.major == 4)
     flags |= 0x2;
-  for (const IoDeclaration& decl : info.declarations)
+  const bool feedsRasterizerWithoutGs =
+      info.type == ProgramType::Vertex || info.type == ProgramType::Domain;
+  for (const IoDeclaration& decl : info.declarations) {
     if (decl.operandType == operand::OutputStencilRef)
       flags |= 0x200;
+    // Array indices written before the geometry stage need an optional 11.3 feature.
+    if (feedsRasterizerWithoutGs && decl.signature == SignatureKind::Output &&
+        (decl.systemValue == sbname::RenderTargetArrayIndex ||
+         decl.systemValue == sbname::ViewportArrayIndex))
+      flags |= 0x2000;
+  }
   return flags;
 }
 

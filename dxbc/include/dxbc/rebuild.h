@@ -65,7 +65,8 @@ uint32_t systemValueSemanticIndex(uint32_t sbName, uint32_t registerIndex,
 
 // SFI0 feature flags fxc would write for the shader (0: no SFI0 chunk). Derived from
 // dcl_globalFlags and declarations: doubles, SM4 raw/structured buffers, minimum
-// precision, 11.1 double and shader extensions, stencil-reference output.
+// precision, 11.1 double and shader extensions, stencil-reference output, array indices
+// written by vertex/domain shaders.
 uint64_t shaderFeatureFlags(const ShaderInfo& info);
 
 // Whole pipeline: parse the tokens, scan, rebuild signatures, write the container
