@@ -110,7 +110,21 @@ class Emitter:
             return 'w.u64(uint64_t(uintptr_t(%s)));' % expr
         return 'w.u32(uint32_t(%s));' % expr
 
+    def enum_max(self, base):
+        """Largest value an enum without fixed underlying type can hold (C++ [dcl.enum]):
+        decoding anything above it into the enum would be undefined behaviour."""
+        vals = [v for _, v in self.m.enums[base]['values']]
+        if min(vals) < 0:
+            return None
+        top = max(vals)
+        bits = max(top.bit_length(), 1)
+        return (1 << bits) - 1
+
     def get_scalar(self, lhs, base):
+        if base in self.m.enums:
+            mx = self.enum_max(base)
+            if mx is not None and mx < 0xffffffff:
+                return '%s = %s(r.enumValue(%du));' % (lhs, base, mx)
         k = self.wire_scalar_kind(base)
         if base == 'LARGE_INTEGER':
             return '(%s).QuadPart = int64_t(r.u64());' % lhs
@@ -944,6 +958,8 @@ class Emitter:
                     if fl.dims:
                         out.append('  { auto* flat = &v.%s%s; for (size_t i = 0; i < %d; i++) f.scalar(flat[i]); }' % (
                             fl.name, '[0]' * len(fl.dims), n))
+                    elif fl.type in self.m.enums:
+                        out.append('  f.enumValue(v.%s, %du);' % (fl.name, self.enum_max(fl.type) or 0x7fffffff))
                     else:
                         out.append('  f.scalar(v.%s);' % fl.name)
                 elif fl.kind == 'record':
@@ -1000,7 +1016,8 @@ class Emitter:
                 out.append('  Filler f(0x%x); std::string s;' % (meth.opcode * 7919))
             for p in meth.outs:
                 if p.kind == 'out_scalar':
-                    out.append('  f.scalar(*%s); %s' % (p.name, self.canon_scalar('*' + p.name, p.type)))
+                    fill = 'f.enumValue(*%s, %du);' % (p.name, self.enum_max(p.type) or 0x7fffffff) if p.type in self.m.enums else 'f.scalar(*%s);' % p.name
+                    out.append('  %s %s' % (fill, self.canon_scalar('*' + p.name, p.type)))
                 elif p.kind == 'out_struct':
                     out.append('  fillRecord(*%s, f, 0); canonRecord(s, *%s);' % (p.name, p.name))
                 else:
@@ -1049,7 +1066,10 @@ class Emitter:
                 else:
                     out.append('  %s %s = %s(%d);' % (p.type, n, p.type, test_n))
             elif k == 'scalar':
-                out.append('  %s %s{}; f.scalar(%s);' % (p.type, n, n))
+                if p.type in self.m.enums:
+                    out.append('  %s %s{}; f.enumValue(%s, %du);' % (p.type, n, n, self.enum_max(p.type) or 0x7fffffff))
+                else:
+                    out.append('  %s %s{}; f.scalar(%s);' % (p.type, n, n))
             elif k == 'guid':
                 if n in iid_for:
                     out.append('  GUID %s = *interfaceIid(%d);' % (n, self.m.iface_id(iid_for[n])))
@@ -1077,7 +1097,8 @@ class Emitter:
                 else:
                     et = p.type
                     out.append('  std::vector<%s> %s_v(size_t(%s) + 1);' % (et, n, cnt))
-                    fill = 'fillRecord(e, f, arm + unsigned(&e - %s_v.data()));' % n if p.elem == 'record' else 'f.scalar(e);'
+                    fill = 'fillRecord(e, f, arm + unsigned(&e - %s_v.data()));' % n if p.elem == 'record' else (
+                        'f.enumValue(e, %du);' % (self.enum_max(p.type) or 0x7fffffff) if p.type in self.m.enums else 'f.scalar(e);')
                     out.append('  for (auto& e : %s_v) { %s }' % (n, fill))
                 out.append('  const %s* %s = %s ? nullptr : %s_v.data();' % (et, n, opt, n))
             elif k == 'payload':
@@ -1116,6 +1137,7 @@ class Emitter:
             if meth.ret != 'void':
                 out.append('  EXPECT_EQ(uint64_t(ret), uint64_t(%s(0x%x)));' % (meth.ret, meth.opcode))
         out.append('  h.expectEveryTruncationFails();')
+        out.append('  expectMutationsSurvive(h, 0x%x + arm + (nulls ? 1000 : 0));' % meth.opcode)
         out.append('}')
         arms = self.test_arms(meth)
         out.append('TEST(RoundTrip, %s) { for (unsigned arm = 0; arm < %d; arm++) case_%s(false, arm); }' % (meth.cname, arms, meth.cname))

@@ -7,7 +7,11 @@ namespace npt::protocol {
 
   DecodeResult StreamDecoder::decode(const void* stream, size_t size) {
     DecodeResult result;
-    auto src = static_cast<const uint8_t*>(stream);
+    // Read once: the whole batch is copied out of (possibly shared) memory
+    // before any byte is interpreted, so the guest cannot change a command
+    // between its validation and its use. One copy per batch, not per command.
+    m_copy.assign(static_cast<const uint8_t*>(stream), static_cast<const uint8_t*>(stream) + size);
+    const uint8_t* src = m_copy.data();
     size_t pos = 0;
     while (pos < size) {
       result.offset = pos;
@@ -18,9 +22,7 @@ namespace npt::protocol {
       result.opcode = headerOpcode(header);
       if (bytes == 0) { result.code = ErrorCode::BadHeader; return result; }
       if (bytes > size - pos) { result.code = ErrorCode::Truncated; return result; }
-      // Read once: copy the whole command out of (possibly shared) memory.
-      m_copy.assign(src + pos + 4, src + pos + bytes);
-      ErrorCode code = decodeOne(result.opcode, m_copy.data(), m_copy.size());
+      ErrorCode code = decodeOne(result.opcode, src + pos + 4, bytes - 4);
       if (code != ErrorCode::Ok) { result.code = code; return result; }
       pos += bytes;
       result.commands++;
@@ -89,6 +91,7 @@ namespace npt::protocol {
       case ErrorCode::EncoderOverflow: return "encoder-overflow";
       case ErrorCode::EncoderInvalid: return "encoder-invalid";
       case ErrorCode::VersionMismatch: return "version-mismatch";
+      case ErrorCode::BadEnum: return "bad-enum";
     }
     return "unknown-error";
   }

@@ -76,6 +76,38 @@ namespace npt::protocol {
     }
   };
 
+  // Random corruption of a valid command stream: the decoder must end with
+  // Ok or a stable error, never crash or read out of bounds (run the suite
+  // under ASan/UBSan to make the latter observable).
+  inline void expectMutationsSurvive(Harness& h, uint32_t seed, int rounds = 64) {
+    uint32_t state = seed * 2654435761u + 1;
+    auto next = [&]() { state = state * 1664525u + 1013904223u; return state; };
+    size_t total = h.w.size();
+    for (int round = 0; round < rounds; round++) {
+      std::vector<uint8_t> bytes(h.buffer.begin(), h.buffer.begin() + total);
+      int edits = 1 + int(next() % 3);
+      for (int e = 0; e < edits; e++) {
+        size_t word = (next() % (total / 4)) * 4;
+        static const uint32_t special[] = {0, 1, 0xffffffffu, 0xfffffffeu, 0x7fffffffu, 0x10000u, 129, 4096};
+        uint32_t v;
+        switch (next() % 4) {
+          case 0: v = special[next() % 8]; break;
+          case 1: v = next(); break;
+          case 2: std::memcpy(&v, bytes.data() + word, 4); v ^= 1u << (next() % 32); break;
+          default: std::memcpy(&v, bytes.data() + word, 4); v += (next() % 5) - 2; break;
+        }
+        std::memcpy(bytes.data() + word, &v, 4);
+      }
+      DecodeContext c(256u << 10);
+      c.handles = h.before;
+      RecordingDispatch r;
+      StreamDecoder dec(c, r);
+      DecodeResult res = dec.decode(bytes.data(), bytes.size());
+      EXPECT_LE(uint32_t(res.code), uint32_t(ErrorCode::BadEnum));
+      EXPECT_LE(res.offset, bytes.size());
+    }
+  }
+
   template<typename T>
   void expectRecordRoundTrip(const T& v) {
     std::vector<uint8_t> buf(1u << 20);

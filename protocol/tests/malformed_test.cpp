@@ -166,10 +166,13 @@ TEST_F(Fixture, UnionDiscriminatorMustNameAnArm) {
   ctx.handles.create(50, Iface_ID3D11Device);
   ASSERT_TRUE(encode_ID3D11Device_CreateShaderResourceView(w, 50, texture, &desc, 77));
   // Patch the dimension word (after select(8), header(4), resource(4), present(4), format(4)).
-  uint32_t bad = 99;
-  std::memcpy(buf + 24, &bad, 4);
+  uint32_t noArm = 12;  // inside D3D_SRV_DIMENSION's range, names no arm
+  std::memcpy(buf + 24, &noArm, 4);
   EXPECT_EQ(run(buf, w.size()).code, ErrorCode::BadUnionArm);
   EXPECT_FALSE(ctx.handles.contains(77));
+  uint32_t outOfRange = 99;  // beyond the enum's range: never converted
+  std::memcpy(buf + 24, &outOfRange, 4);
+  EXPECT_EQ(run(buf, w.size()).code, ErrorCode::BadEnum);
   desc.ViewDimension = D3D11_SRV_DIMENSION_UNKNOWN;
   CommandWriter w2(buf, sizeof buf);
   EXPECT_FALSE(encode_ID3D11Device_CreateShaderResourceView(w2, 50, texture, &desc, 77));
@@ -285,9 +288,9 @@ TEST(Tables, OpcodesNameTheirMethodAndPolicy) {
 
 TEST(Tables, ErrorNamesAreStableAndDistinct) {
   std::set<std::string> names;
-  for (uint32_t c = 0; c <= uint32_t(ErrorCode::VersionMismatch); c++)
+  for (uint32_t c = 0; c <= uint32_t(ErrorCode::BadEnum); c++)
     names.insert(errorName(ErrorCode(c)));
-  EXPECT_EQ(names.size(), size_t(ErrorCode::VersionMismatch) + 1);
+  EXPECT_EQ(names.size(), size_t(ErrorCode::BadEnum) + 1);
   EXPECT_STREQ(errorName(ErrorCode::Truncated), "truncated");
   EXPECT_STREQ(errorName(ErrorCode(9999)), "unknown-error");
 }

@@ -23,6 +23,9 @@ namespace npt::protocol {
     uint32_t u32() { uint32_t v = 0; get(&v, 4); return v; }
     uint64_t u64() { uint64_t v = 0; get(&v, 8); return v; }
     float    f32() { float v = 0; get(&v, 4); return v; }
+    // Enum values beyond the enum's value range would be undefined behaviour
+    // once converted; they end the stream instead.
+    uint32_t enumValue(uint32_t max) { uint32_t v = u32(); if (v > max) [[unlikely]] { fail(ErrorCode::BadEnum); return 0; } return v; }
 
     // n bytes plus padding to 4; returns a pointer into the command copy.
     const uint8_t* bytes(size_t n) {

@@ -36,6 +36,8 @@ namespace npt::protocol {
       else static_assert(sizeof(T) == 0, "no filler");
     }
 
+    template<typename T> void enumValue(T& v, uint32_t max) { v = T(next() % (uint64_t(max) + 1)); }
+
     template<typename T> T* keepArray(size_t n) {
       m_store.emplace_back((n ? n : 1) * sizeof(T) + 16, 0);
       return reinterpret_cast<T*>(m_store.back().data());

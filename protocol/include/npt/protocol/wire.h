@@ -80,6 +80,7 @@ namespace npt::protocol {
     EncoderOverflow  = 16,  // encoder side: command does not fit the buffer
     EncoderInvalid   = 17,  // encoder side: arguments the wire cannot express (NULL array with count)
     VersionMismatch  = 18,  // Hello with an unsupported major version
+    BadEnum          = 19,  // value outside the enum type's range
   };
 
   const char* errorName(ErrorCode code);
