@@ -324,3 +324,31 @@ TEST_F(SystemBackend, StateDescriptionsAgree) {
 }
 
 }  // namespace
+
+#include "npt/validation/caps_limits.h"
+
+namespace {
+
+// The snapshot's quality levels decide MSAA validity the way the device does.
+TEST_F(SystemBackend, SnapshotLimitsMatchTheDevice) {
+  CapsSnapshot caps;
+  ASSERT_TRUE(collectCaps(s_objects.device, allFormats(), caps).ok());
+  val::SnapshotFormatCaps formatCaps(caps);
+  const val::DeviceLimits limits = val::limitsFromSnapshot(caps, formatCaps);
+  const UINT levels = formatCaps.multisampleQualityLevels(DXGI_FORMAT_R8G8B8A8_UNORM, 4);
+  ASSERT_GE(levels, 1u);
+  D3D11_TEXTURE2D_DESC desc = tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT,
+                                  D3D11_BIND_RENDER_TARGET, 0, 0, 4);
+  desc.SampleDesc.Quality = levels - 1;
+  EXPECT_TRUE(val::validateTexture2DDesc(desc, false, limits).passed());
+  ID3D11Texture2D* texture = nullptr;
+  EXPECT_EQ(s_objects.device->CreateTexture2D(&desc, nullptr, &texture), S_OK);
+  if (texture) texture->Release();
+  desc.SampleDesc.Quality = levels;
+  EXPECT_EQ(val::validateTexture2DDesc(desc, false, limits).rule(), val::Rule::TextureSampleDesc);
+  texture = nullptr;
+  EXPECT_EQ(s_objects.device->CreateTexture2D(&desc, nullptr, &texture), E_INVALIDARG);
+  if (texture) texture->Release();
+}
+
+}  // namespace

@@ -230,3 +230,52 @@ TEST(ObjectTypes, EveryInterfaceHasAGuidAndName) {
 }
 
 }  // namespace
+
+#include "npt/objects/resource_record.h"
+#include "npt/validation/context_calls.h"
+
+namespace {
+
+using npt::validation::Rule;
+
+TEST(ResourceRecord, MapStateFollowsValidatedMapUnmap) {
+  int releases = 0;
+  FakeObject staging(&releases), sampler(&releases);
+  ObjectTable table;
+  D3D11_TEXTURE2D_DESC desc{};
+  desc.Width = desc.Height = 16;
+  desc.MipLevels = 2;
+  desc.ArraySize = 1;
+  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+  desc.SampleDesc.Count = 1;
+  desc.Usage = D3D11_USAGE_STAGING;
+  desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+  const auto shape = npt::validation::shapeOf(desc);
+  ASSERT_TRUE(table.insert(1, objectTypeFor(shape.dimension), &staging, 2048, {},
+                           std::make_unique<ResourceRecord>(shape)).ok());
+  ASSERT_TRUE(table.insert(2, ObjectType::SamplerState, &sampler, 0).ok());
+
+  ObjectInfo* info = nullptr;
+  ResourceRecord* record = nullptr;
+  ASSERT_TRUE(lookupResource(table, 1, &info, &record).ok());
+  EXPECT_EQ(info->type, ObjectType::Texture2D);
+  EXPECT_EQ(record->shape().mipLevels, 2u);
+
+  EXPECT_TRUE(npt::validation::validateMap(record->shape(), 1, D3D11_MAP_READ, 0, record->isMapped(1)).passed());
+  record->setMapped(1, true);
+  EXPECT_EQ(npt::validation::validateMap(record->shape(), 1, D3D11_MAP_READ, 0, record->isMapped(1)).rule(),
+            Rule::MapAlreadyMapped);
+  EXPECT_TRUE(npt::validation::validateUnmap(record->shape(), 1, record->isMapped(1)).passed());
+  record->setMapped(1, false);
+  EXPECT_EQ(npt::validation::validateUnmap(record->shape(), 1, record->isMapped(1)).rule(), Rule::UnmapNotMapped);
+  EXPECT_FALSE(record->isMapped(99));   // out of range is never mapped
+
+  // A sampler is not a resource.
+  EXPECT_EQ(lookupResource(table, 2, &info, &record).error, TableError::WrongType);
+  // A resource inserted without its shape cannot be used by resource calls.
+  FakeObject bare(&releases);
+  ASSERT_TRUE(table.insert(3, ObjectType::Buffer, &bare, 0).ok());
+  EXPECT_EQ(lookupResource(table, 3, &info, &record).error, TableError::WrongType);
+}
+
+}  // namespace
