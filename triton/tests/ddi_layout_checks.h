@@ -23,7 +23,7 @@ static_assert(sizeof(void*) == 8 || sizeof(void*) == 4);
   static_assert(offsetof(T, m) == (kIs64 ? (off64) : (off32)), "offsetof(" #T ", " #m ")")
 
 // Base types ------------------------------------------------------------------
-static_assert(sizeof(UINT) == 4 && sizeof(INT) == 4 && sizeof(BOOL) == 4 && sizeof(FLOAT) == 4);
+static_assert(sizeof(LONG) == 4 && sizeof(UINT) == 4 && sizeof(INT) == 4 && sizeof(BOOL) == 4 && sizeof(FLOAT) == 4);
 static_assert(sizeof(UINT64) == 8 && alignof(UINT64) == 8);
 static_assert(sizeof(HRESULT) == 4);
 static_assert(sizeof(SIZE_T) == sizeof(void*) && sizeof(UINT_PTR) == sizeof(void*));
@@ -135,6 +135,10 @@ TRITON_CHECK_OFFSET(D3D10DDIARG_SIGNATURE_ENTRY, Mask, 8, 8);
 TRITON_CHECK_SIZE(D3D11_1DDIARG_SIGNATURE_ENTRY, 20, 20);
 TRITON_CHECK_OFFSET(D3D11_1DDIARG_SIGNATURE_ENTRY, RegisterComponentType, 12, 12);
 TRITON_CHECK_OFFSET(D3D11_1DDIARG_SIGNATURE_ENTRY, MinPrecision, 16, 16);
+TRITON_CHECK_SIZE(D3D11_1DDIARG_SIGNATURE_ENTRY2, 20, 20);
+TRITON_CHECK_OFFSET(D3D11_1DDIARG_SIGNATURE_ENTRY2, Stream, 9, 9);
+TRITON_CHECK_OFFSET(D3D11_1DDIARG_SIGNATURE_ENTRY2, RegisterComponentType, 12, 12);
+TRITON_CHECK_OFFSET(D3D11_1DDIARG_SIGNATURE_ENTRY2, MinPrecision, 16, 16);
 TRITON_CHECK_SIZE(D3D10DDIARG_STAGE_IO_SIGNATURES, 32, 16);
 TRITON_CHECK_OFFSET(D3D10DDIARG_STAGE_IO_SIGNATURES, pOutputSignature, 16, 8);
 TRITON_CHECK_SIZE(D3D11_1DDIARG_STAGE_IO_SIGNATURES, 32, 16);

@@ -39,10 +39,10 @@ TEST(DdiLayout, DeviceTableReachedThroughCreateDeviceUnion) {
 }
 
 TEST(DdiLayout, SignatureEntriesWalkWithBothStrides) {
-  D3D11_1DDIARG_SIGNATURE_ENTRY entries11_1[3] = {};
+  D3D11_1DDIARG_SIGNATURE_ENTRY2 entries11_1[3] = {};
   D3D10DDIARG_SIGNATURE_ENTRY entries10[3] = {};
   for (UINT i = 0; i < 3; ++i) {
-    entries11_1[i] = {D3D10_SB_NAME_UNDEFINED, i, BYTE(0x1u << i), D3D10_SB_REGISTER_COMPONENT_FLOAT32, D3D11_SB_OPERAND_MIN_PRECISION_DEFAULT};
+    entries11_1[i] = {D3D10_SB_NAME_UNDEFINED, i, BYTE(0x1u << i), BYTE(i), D3D10_SB_REGISTER_COMPONENT_FLOAT32, D3D11_SB_OPERAND_MIN_PRECISION_DEFAULT};
     entries10[i] = {D3D10_SB_NAME_UNDEFINED, i + 10, BYTE(0xF)};
   }
   entries11_1[0].SystemValue = D3D10_SB_NAME_POSITION;
@@ -50,15 +50,18 @@ TEST(DdiLayout, SignatureEntriesWalkWithBothStrides) {
   D3D11_1DDIARG_STAGE_IO_SIGNATURES sigs{};
   sigs.pInputSignature = entries11_1;
   sigs.NumInputSignatureEntries = 3;
-  // The deprecated member aliases the same storage: reading it with the 11.0
-  // stride would land mid-entry, which is why the stride matters.
+  // The deprecated (ENTRY) member aliases the same storage with the same stride:
+  // a reader of the older type sees the same registers, masks and types.
   EXPECT_EQ(static_cast<void*>(sigs.pInputSignatureDeprecated), static_cast<void*>(entries11_1));
+  EXPECT_EQ(sigs.pInputSignatureDeprecated[2].Register, 2u);
+  EXPECT_EQ(sigs.pInputSignatureDeprecated[2].RegisterComponentType, D3D10_SB_REGISTER_COMPONENT_FLOAT32);
   const auto* bytes = reinterpret_cast<const unsigned char*>(sigs.pInputSignature);
   for (UINT i = 0; i < sigs.NumInputSignatureEntries; ++i) {
     UINT reg;
     std::memcpy(&reg, bytes + i * 20 + 4, sizeof(reg));
     EXPECT_EQ(reg, i);
     EXPECT_EQ(bytes[i * 20 + 8], 0x1u << i);
+    EXPECT_EQ(bytes[i * 20 + 9], i);  // Stream
   }
   const auto* bytes10 = reinterpret_cast<const unsigned char*>(entries10);
   for (UINT i = 0; i < 3; ++i) {

@@ -14,12 +14,12 @@ namespace triton::ddi {
 using D3D10_DDI_RECT = RECT;
 
 struct D3D10_DDI_BOX {
-  INT left;
-  INT top;
-  INT front;
-  INT right;
-  INT bottom;
-  INT back;
+  LONG left;
+  LONG top;
+  LONG front;
+  LONG right;
+  LONG bottom;
+  LONG back;
 };
 
 struct D3D10_DDI_VIEWPORT {
@@ -452,9 +452,10 @@ struct D3D10_DDI_SAMPLER_DESC {
 // Shaders ---------------------------------------------------------------------
 
 // Name-less signature entries: a system value, a register and a component
-// mask. The 11.1 entry adds the component type and minimum precision; its
-// stride (20 bytes against 12) is what a driver must honour when the runtime
-// passes the 11.1 form.
+// mask. The 11.1 entries add the component type and minimum precision: a
+// 20-byte stride against the 10.0 entry's 12, which a driver must honour.
+// ENTRY2 (the type the current 11.1 signature structures point to) adds the
+// GS output stream in what is padding in ENTRY, so both have one layout.
 struct D3D10DDIARG_SIGNATURE_ENTRY {
   D3D10_SB_NAME SystemValue;
   UINT Register;
@@ -469,6 +470,15 @@ struct D3D11_1DDIARG_SIGNATURE_ENTRY {
   D3D11_SB_OPERAND_MIN_PRECISION MinPrecision;
 };
 
+struct D3D11_1DDIARG_SIGNATURE_ENTRY2 {
+  D3D10_SB_NAME SystemValue;
+  UINT Register;
+  BYTE Mask;
+  BYTE Stream;
+  D3D10_SB_REGISTER_COMPONENT_TYPE RegisterComponentType;
+  D3D11_SB_OPERAND_MIN_PRECISION MinPrecision;
+};
+
 struct D3D10DDIARG_STAGE_IO_SIGNATURES {
   D3D10DDIARG_SIGNATURE_ENTRY* pInputSignature;
   UINT NumInputSignatureEntries;
@@ -476,17 +486,17 @@ struct D3D10DDIARG_STAGE_IO_SIGNATURES {
   UINT NumOutputSignatureEntries;
 };
 
-// The *Deprecated members alias the 11.1 pointers (same storage) for drivers
-// written against the 11.0 entry type.
+// The *Deprecated members (ENTRY) alias the ENTRY2 pointers: same storage,
+// same stride; older headers declared only the ENTRY pointer.
 struct D3D11_1DDIARG_STAGE_IO_SIGNATURES {
   union {
-    D3D10DDIARG_SIGNATURE_ENTRY* pInputSignatureDeprecated;
-    D3D11_1DDIARG_SIGNATURE_ENTRY* pInputSignature;
+    D3D11_1DDIARG_SIGNATURE_ENTRY* pInputSignatureDeprecated;
+    D3D11_1DDIARG_SIGNATURE_ENTRY2* pInputSignature;
   };
   UINT NumInputSignatureEntries;
   union {
-    D3D10DDIARG_SIGNATURE_ENTRY* pOutputSignatureDeprecated;
-    D3D11_1DDIARG_SIGNATURE_ENTRY* pOutputSignature;
+    D3D11_1DDIARG_SIGNATURE_ENTRY* pOutputSignatureDeprecated;
+    D3D11_1DDIARG_SIGNATURE_ENTRY2* pOutputSignature;
   };
   UINT NumOutputSignatureEntries;
 };
@@ -502,18 +512,18 @@ struct D3D11DDIARG_TESSELLATION_IO_SIGNATURES {
 
 struct D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES {
   union {
-    D3D10DDIARG_SIGNATURE_ENTRY* pInputSignatureDeprecated;
-    D3D11_1DDIARG_SIGNATURE_ENTRY* pInputSignature;
+    D3D11_1DDIARG_SIGNATURE_ENTRY* pInputSignatureDeprecated;
+    D3D11_1DDIARG_SIGNATURE_ENTRY2* pInputSignature;
   };
   UINT NumInputSignatureEntries;
   union {
-    D3D10DDIARG_SIGNATURE_ENTRY* pOutputSignatureDeprecated;
-    D3D11_1DDIARG_SIGNATURE_ENTRY* pOutputSignature;
+    D3D11_1DDIARG_SIGNATURE_ENTRY* pOutputSignatureDeprecated;
+    D3D11_1DDIARG_SIGNATURE_ENTRY2* pOutputSignature;
   };
   UINT NumOutputSignatureEntries;
   union {
-    D3D10DDIARG_SIGNATURE_ENTRY* pPatchConstantSignatureDeprecated;
-    D3D11_1DDIARG_SIGNATURE_ENTRY* pPatchConstantSignature;
+    D3D11_1DDIARG_SIGNATURE_ENTRY* pPatchConstantSignatureDeprecated;
+    D3D11_1DDIARG_SIGNATURE_ENTRY2* pPatchConstantSignature;
   };
   UINT NumPatchConstantSignatureEntries;
 };

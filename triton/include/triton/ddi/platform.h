@@ -38,6 +38,7 @@ using ::FLOAT;
 using ::HANDLE;
 using ::HRESULT;
 using ::INT;
+using ::LONG;
 using ::LPSTR;
 using ::LUID;
 using ::RECT;
@@ -60,6 +61,7 @@ using FLOAT = float;
 using HANDLE = void*;
 using HRESULT = std::int32_t;
 using INT = std::int32_t;
+using LONG = std::int32_t;  // 32-bit on Windows (LLP64)
 using LPSTR = char*;
 using SIZE_T = std::size_t;
 using UINT = std::uint32_t;

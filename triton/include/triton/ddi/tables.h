@@ -3,16 +3,18 @@
 // Function tables of d3d10umddi.h. Member order and member types are those of
 // the reference pages (one page per table, members in table order); the table
 // order test (triton/tests/ddi_table_order_test.cpp) checks every offset.
+//
+// The D3D10.0 through D3D11.1 tables also declare pfnResetPrimitiveID and
+// pfnSetVertexPipelineOutput (after pfnResourceConvertRegion, or after
+// pfnSetTextFilterSize in D3D10.0), but only under the WDK's D3D10PSGP build
+// configuration, which shipping runtimes and drivers do not use; the reference
+// lists them as "reserved for system use". They are not declared here.
 
 #include "triton/ddi/functions.h"
 
 namespace triton::ddi {
 
-// D3D10.0 device table (Interface D3D10_0). The reference lists two more
-// members after pfnSetTextFilterSize (pfnResetPrimitiveID,
-// pfnSetVertexPipelineOutput), "reserved for system use" and absent from its
-// syntax block: they exist only in the WDK's D3D10PSGP configuration, at the
-// end of the D3D10/10.1 tables, so a driver that never fills them may omit them.
+// D3D10.0 device table.
 struct D3D10DDI_DEVICEFUNCS {
   PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnDefaultConstantBufferUpdateSubresourceUP;
   PFND3D10DDI_SETCONSTANTBUFFERS pfnVsSetConstantBuffers;
@@ -117,8 +119,8 @@ struct D3D10DDI_DEVICEFUNCS {
   PFND3D10DDI_SETTEXTFILTERSIZE pfnSetTextFilterSize;
 };
 
-// D3D10.1 device table: D3D10.0 with the 10.1 view and blend variants and the
-// two format-converting copies appended.
+// D3D10.1 device table: D3D10.0 with the 10.1 view, blend and relocate
+// variants and the two format-converting copies appended.
 struct D3D10_1DDI_DEVICEFUNCS {
   PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnDefaultConstantBufferUpdateSubresourceUP;
   PFND3D10DDI_SETCONSTANTBUFFERS pfnVsSetConstantBuffers;
@@ -225,9 +227,7 @@ struct D3D10_1DDI_DEVICEFUNCS {
   PFND3D10DDI_RESOURCECOPYREGION pfnResourceConvertRegion;
 };
 
-// D3D11.0 device table. From D3D11 on, pfnResetPrimitiveID and
-// pfnSetVertexPipelineOutput are ordinary (reserved, untyped) slots in the
-// middle of the table, so they are always present.
+// D3D11.0 device table.
 struct D3D11DDI_DEVICEFUNCS {
   PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnDefaultConstantBufferUpdateSubresourceUP;
   PFND3D10DDI_SETCONSTANTBUFFERS pfnVsSetConstantBuffers;
@@ -332,8 +332,6 @@ struct D3D11DDI_DEVICEFUNCS {
   PFND3D10DDI_SETTEXTFILTERSIZE pfnSetTextFilterSize;
   PFND3D10DDI_RESOURCECOPY pfnResourceConvert;
   PFND3D10DDI_RESOURCECOPYREGION pfnResourceConvertRegion;
-  PFN_TRITON_DDI_RESERVED pfnResetPrimitiveID;
-  PFN_TRITON_DDI_RESERVED pfnSetVertexPipelineOutput;
   PFND3D11DDI_DRAWINDEXEDINSTANCEDINDIRECT pfnDrawIndexedInstancedIndirect;
   PFND3D11DDI_DRAWINSTANCEDINDIRECT pfnDrawInstancedIndirect;
   PFND3D11DDI_COMMANDLISTEXECUTE pfnCommandListExecute;
@@ -490,8 +488,6 @@ struct D3D11_1DDI_DEVICEFUNCS {
   PFND3D10DDI_SETTEXTFILTERSIZE pfnSetTextFilterSize;
   PFND3D10DDI_RESOURCECOPY pfnResourceConvert;
   PFND3D11_1DDI_RESOURCECOPYREGION pfnResourceConvertRegion;
-  PFN_TRITON_DDI_RESERVED pfnResetPrimitiveID;
-  PFN_TRITON_DDI_RESERVED pfnSetVertexPipelineOutput;
   PFND3D11DDI_DRAWINDEXEDINSTANCEDINDIRECT pfnDrawIndexedInstancedIndirect;
   PFND3D11DDI_DRAWINSTANCEDINDIRECT pfnDrawInstancedIndirect;
   PFND3D11DDI_COMMANDLISTEXECUTE pfnCommandListExecute;
@@ -513,7 +509,7 @@ struct D3D11_1DDI_DEVICEFUNCS {
   PFND3D11DDI_CALCPRIVATECOMMANDLISTSIZE pfnCalcPrivateCommandListSize;
   PFND3D11DDI_CREATECOMMANDLIST pfnCreateCommandList;
   PFND3D11DDI_DESTROYCOMMANDLIST pfnDestroyCommandList;
-  PFND3D11DDI_CALCPRIVATETESSELLATIONSHADERSIZE pfnCalcPrivateTessellationShaderSize;
+  PFND3D11_1DDI_CALCPRIVATETESSELLATIONSHADERSIZE pfnCalcPrivateTessellationShaderSize;
   PFND3D11DDI_SETSHADER_WITH_IFACES pfnPsSetShaderWithIfaces;
   PFND3D11DDI_SETSHADER_WITH_IFACES pfnVsSetShaderWithIfaces;
   PFND3D11DDI_SETSHADER_WITH_IFACES pfnGsSetShaderWithIfaces;
