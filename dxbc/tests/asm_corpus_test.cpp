@@ -79,8 +79,9 @@ TEST_P(AssembledShader, Rebuild11_1MatchesExactly) {
   // Chunk variants: OSG5 for SM5 geometry shaders, as in the assembled container.
   SignatureKind kind;
   SignatureFormat format;
-  if (original.outputTag && classifySignatureTag(original.outputTag, &kind, &format))
+  if (original.outputTag && classifySignatureTag(original.outputTag, &kind, &format)) {
     EXPECT_EQ(int(format), int(rebuilt.outputFormat));
+  }
 }
 
 TEST_P(AssembledShader, Rebuild11_0MatchesExceptComponentTypes) {

@@ -141,8 +141,9 @@ void expectSameParameters(const char* what, const std::string& name, ID3D11Shade
     EXPECT_EQ(x.ReadWriteMask, y.ReadWriteMask) << name << " " << what << i;
     EXPECT_EQ(x.Stream, y.Stream) << name << " " << what << i;
     EXPECT_EQ(x.MinPrecision, y.MinPrecision) << name << " " << what << i;
-    if (x.SystemValueType != D3D_NAME_UNDEFINED)
+    if (x.SystemValueType != D3D_NAME_UNDEFINED) {
       EXPECT_EQ(_stricmp(x.SemanticName, y.SemanticName), 0) << name << " " << what << i;
+    }
   }
 }
 
@@ -278,6 +279,79 @@ TEST_F(WineD3D11, StreamOutputThroughRebuiltSignature) {
     created += SUCCEEDED(rebuilt);
   }
   EXPECT_GT(created, 5u);
+}
+
+// Shaders compiled here by Wine's d3dcompiler (not fxc): packed varyings, integer and
+// system-value inputs, multiple render targets with a gap, depth output.
+constexpr char kHlsl[] = R"(
+struct VsIn { float4 pos : POSITION; float2 uv : TEXCOORD0; uint id : BLENDINDICES; float3 n : NORMAL; };
+struct VsOut {
+  float4 pos : SV_Position;
+  float2 uv : TEXCOORD0;
+  float2 uv2 : TEXCOORD1;
+  nointerpolation uint id : ID;
+  float3 n : NORMAL;
+};
+VsOut vs_main(VsIn i, uint vid : SV_VertexID) {
+  VsOut o;
+  o.pos = i.pos + float(vid);
+  o.uv = i.uv;
+  o.uv2 = i.uv * 2.0;
+  o.id = i.id + vid;
+  o.n = i.n;
+  return o;
+}
+float4 ps_main(VsOut i) : SV_Target {
+  return float4(i.uv + i.uv2, float(i.id), i.pos.x);
+}
+struct PsOut { float4 c0 : SV_Target0; float4 c2 : SV_Target2; float depth : SV_Depth; };
+PsOut ps_mrt(VsOut i) {
+  PsOut o;
+  o.c0 = float4(i.n, 1.0);
+  o.c2 = float4(i.uv, 0.0, 1.0);
+  o.depth = i.pos.z;
+  return o;
+}
+)";
+
+TEST_F(WineD3D11, HlslCompiledByWineRebuildsAndCreates) {
+  struct Entry { const char* entry; const char* profile; ProgramType type; };
+  const Entry entries[] = {{"vs_main", "vs_4_0", ProgramType::Vertex},
+                           {"vs_main", "vs_5_0", ProgramType::Vertex},
+                           {"ps_main", "ps_4_0", ProgramType::Pixel},
+                           {"ps_mrt", "ps_5_0", ProgramType::Pixel}};
+  for (const Entry& e : entries) {
+    ComPtr<ID3DBlob> code, errors;
+    HRESULT hr = D3DCompile(kHlsl, sizeof(kHlsl) - 1, "rebuild.hlsl", nullptr, nullptr, e.entry,
+                            e.profile, 0, 0, &code, &errors);
+    ASSERT_EQ(hr, S_OK) << e.entry << " " << e.profile << ": "
+                        << (errors ? static_cast<const char*>(errors->GetBufferPointer()) : "");
+    const auto* p = static_cast<const uint8_t*>(code->GetBufferPointer());
+    std::vector<uint8_t> original(p, p + code->GetBufferSize());
+    ContainerReader container;
+    ASSERT_TRUE(ContainerReader::parse(original, container).ok()) << e.entry;
+    ContainerSignatures originalSignatures;
+    ASSERT_TRUE(readContainerSignatures(container, originalSignatures).ok());
+    for (DdiStride stride : {DdiStride::D3D11_1, DdiStride::D3D11_0}) {
+      DdiShader ddi;
+      ASSERT_TRUE(stripContainer(container, stride, ddi).ok());
+      std::vector<uint8_t> rebuilt;
+      RebuiltSignatures signatures;
+      ASSERT_TRUE(rebuildContainer(ddi.tokens, ddi.view(), rebuilt, &signatures).ok());
+      CompareOptions options;
+      options.compareComponentType = stride == DdiStride::D3D11_1;
+      // Wine's HLSL compiler marks every pixel-shader input component as used whether or
+      // not it is read; fxc (and the rebuild) list what instructions read.
+      options.compareRwMask = false;
+      std::vector<std::string> mismatches;
+      compareSignature("input", originalSignatures.input, signatures.input, options, mismatches);
+      compareSignature("output", originalSignatures.output, signatures.output, options, mismatches);
+      for (const std::string& line : mismatches)
+        ADD_FAILURE() << e.entry << " " << e.profile << " stride " << uint32_t(stride) << ": " << line;
+      EXPECT_EQ(create(e.type, original), S_OK) << e.entry;
+      EXPECT_EQ(create(e.type, rebuilt), S_OK) << e.entry;
+    }
+  }
 }
 
 }  // namespace
