@@ -169,9 +169,11 @@ TRITON_DDI_KT_CALLBACK(PFND3DDDI_SUBMITHISTORYSEQUENCECB, D3DDDICB_SUBMITHISTORY
 
 #undef TRITON_DDI_KT_CALLBACK
 
-// Members through pfnLogUMDMarkerCb exist from WDDM 1.3; the later ones are
-// appended by WDDM 2.x runtimes. The runtime owns the table; a driver reads only
-// the members its interface version guarantees.
+// Versions only ever append: members up to pfnSetDisplayPrivateDriverFormatCb
+// are the Windows 7 (WDDM 1.1) table, pfnOfferAllocationsCb ..
+// pfnPresentMultiPlaneOverlayCb come with Windows 8, pfnLogUMDMarkerCb with
+// WDDM 1.3, the rest with WDDM 2.x. The runtime owns the table; a driver reads
+// only the members its interface version guarantees.
 struct D3DDDI_DEVICECALLBACKS {
   PFND3DDDI_ALLOCATECB pfnAllocateCb;
   PFND3DDDI_DEALLOCATECB pfnDeallocateCb;
