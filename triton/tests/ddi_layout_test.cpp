@@ -83,6 +83,17 @@ TEST(DdiLayout, ViewUnionsShareStorage) {
   EXPECT_EQ(srv.Tex2D.MostDetailedMip, 5u);
 }
 
+TEST(DdiLayout, PointerDataPacksIntoOneWord) {
+  D3D11DDIARG_POINTERDATA data{};
+  data.uCBOffset = 0xABC;
+  data.uCBID = 5;
+  data.uBaseSamp = 3;
+  data.uBaseTex = 0x41;
+  UINT word = 0;
+  std::memcpy(&word, &data, sizeof(word));
+  EXPECT_EQ(word, 0xABCu | (5u << 12) | (3u << 16) | (0x41u << 20));
+}
+
 TEST(DdiLayout, PresentFlagBitsPackIntoValue) {
   DXGI_DDI_PRESENT_FLAGS flags{};
   flags.Flip = 1;

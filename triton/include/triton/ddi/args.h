@@ -85,7 +85,7 @@ struct D3D11DDIARG_CREATERESOURCE {
   UINT ArraySize;
   DXGI_DDI_PRIMARY_DESC* pPrimaryDesc;
   UINT ByteStride;
-  D3D11_DDI_VIDEO_DECODER_BUFFER_TYPE DecoderBufferType;
+  D3D11_1DDI_VIDEO_DECODER_BUFFER_TYPE DecoderBufferType;
 };
 
 struct D3D10DDIARG_OPENRESOURCE {
@@ -283,6 +283,11 @@ struct D3D11DDIARG_CREATEDEPTHSTENCILVIEW {
     D3D10DDIARG_TEXCUBE_DEPTHSTENCILVIEW TexCube;
   };
 };
+
+inline constexpr UINT D3D11_DDI_BUFFEREX_SRV_FLAG_RAW = 0x1;
+inline constexpr UINT D3D11_DDI_BUFFER_UAV_FLAG_RAW = 0x1;
+inline constexpr UINT D3D11_DDI_BUFFER_UAV_FLAG_APPEND = 0x2;
+inline constexpr UINT D3D11_DDI_BUFFER_UAV_FLAG_COUNTER = 0x4;
 
 struct D3D11DDIARG_BUFFER_UNORDEREDACCESSVIEW {
   UINT FirstElement;
@@ -557,13 +562,14 @@ struct D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT {
   UINT RasterizedStream;
 };
 
-// Class linkage: one entry per class instance bound with SetShaderWithIfaces.
+// Class linkage: one packed 32-bit word per class instance bound with
+// SetShaderWithIfaces.
 struct D3D11DDIARG_POINTERDATA {
-  UINT uCBOffset;
-  UINT uCBID;
-  UINT uBaseSamp;
-  UINT uBaseTex;
-  UINT uReserved;
+  UINT uCBOffset : 12;
+  UINT uCBID : 4;
+  UINT uBaseSamp : 4;
+  UINT uBaseTex : 7;
+  UINT uReserved : 5;
 };
 
 // Queries and counters --------------------------------------------------------
