@@ -17,7 +17,7 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used
 // -------------------- ----- ------ -------- -------- ------- ------
-// SV_Position              0   xyzw        0      POS   float
+// SV_Position              0   xyzw        0      POS   float   xyzw
 //
 ds_5_0
 dcl_input_control_point_count 4

@@ -12,10 +12,10 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used Stream
 // -------------------- ----- ------ -------- -------- ------- ------ ------
-// SV_Position              0   xyzw        0      POS   float             0
-// SV_RenderTargetArrayIndex     0   x           1  RTINDEX    uint    yzw      0
-// SV_ViewportArrayIndex     0    y          1  VPINDEX    uint   x zw      0
-// SV_PrimitiveID           0     z         1   PRIMID    uint   xy w      0
+// SV_Position              0   xyzw        0      POS   float   xyzw   0
+// SV_RenderTargetArrayIndex     0   x           1  RTINDEX    uint   x      0
+// SV_ViewportArrayIndex     0    y          1  VPINDEX    uint    y     0
+// SV_PrimitiveID           0     z         1   PRIMID    uint     z    0
 //
 gs_5_0
 dcl_globalFlags refactoringAllowed

@@ -16,9 +16,9 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used
 // -------------------- ----- ------ -------- -------- ------- ------
-// SV_Target                1   xyzw        1     NONE   float
-// SV_DepthGreaterEqual     0   x         N/A     NONE   float    yzw
-// SV_Coverage              0   x         N/A     NONE    uint    yzw
+// SV_Target                1   xyzw        1     NONE   float   xyzw
+// SV_DepthGreaterEqual     0   x         N/A     NONE   float   x
+// SV_Coverage              0   x         N/A     NONE    uint   x
 //
 ps_5_0
 dcl_globalFlags refactoringAllowed

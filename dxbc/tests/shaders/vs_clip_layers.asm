@@ -13,11 +13,11 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used
 // -------------------- ----- ------ -------- -------- ------- ------
-// SV_Position              0   xyzw        0      POS   float
-// SV_ClipDistance          0   xy          1  CLIPDST   float     zw
-// SV_CullDistance          0   x           2  CULLDST   float    yzw
-// SV_RenderTargetArrayIndex     0   x           3  RTINDEX    uint    yzw
-// SV_ViewportArrayIndex     0    y          3  VPINDEX    uint   x zw
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// SV_ClipDistance          0   xy          1  CLIPDST   float   xy
+// SV_CullDistance          0   x           2  CULLDST   float   x
+// SV_RenderTargetArrayIndex     0   x           3  RTINDEX    uint   x
+// SV_ViewportArrayIndex     0    y          3  VPINDEX    uint    y
 //
 vs_5_0
 dcl_globalFlags refactoringAllowed
