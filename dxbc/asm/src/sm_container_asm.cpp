@@ -69,16 +69,17 @@ AssemblyResult assembleContainer(std::string_view text, std::vector<uint8_t>& co
     return failure(std::string("cannot derive signatures: ") + status.reason);
 
   // Tables written in the text name the elements; declarations fill in the rest.
+  // Hull shaders write their patch constants; domain shaders read them.
   if (tables.input) {
-    sigs.input = *tables.input;
+    sigs.input = tableToSignature(*tables.input, false);
     sigs.inputFormat = formatFor(sigs.input, SignatureKind::Input, sigs.inputFormat);
   }
   if (tables.output) {
-    sigs.output = *tables.output;
+    sigs.output = tableToSignature(*tables.output, true);
     sigs.outputFormat = formatFor(sigs.output, SignatureKind::Output, sigs.outputFormat);
   }
   if (tables.patchConstant) {
-    sigs.patchConstant = *tables.patchConstant;
+    sigs.patchConstant = tableToSignature(*tables.patchConstant, info.type == ProgramType::Hull);
     sigs.patchConstantFormat =
         formatFor(sigs.patchConstant, SignatureKind::PatchConstant, sigs.patchConstantFormat);
   }

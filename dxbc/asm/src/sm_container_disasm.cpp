@@ -35,7 +35,10 @@ Status disassembleContainer(std::span<const uint8_t> container, std::string& tex
       status = parseSignature(chunk.tag, chunk.data, signature);
       if (!status.ok())
         return status;
-      out += formatSignatureTable(kTitles[size_t(kind)], signature);
+      // Hull shaders write their patch constants; domain shaders read them.
+      bool outputs = kind == SignatureKind::Output ||
+          (kind == SignatureKind::PatchConstant && code.type == ProgramType::Hull);
+      out += formatSignatureTable(kTitles[size_t(kind)], signature, outputs);
     }
     if (!out.empty())
       out += "//\n";

@@ -157,9 +157,9 @@ bool InstructionPrinter::printOperand(Role role, ValueType valueType, std::strin
         return false;
       body = prefix;
     } else {
-      // Declarations print constant buffers as fxc does: CB0[4], and SM5.1 register
-      // ranges as T0[0:3].
-      bool upper = role == Role::Decl && (type == OperandType::ConstantBuffer || m_sm51);
+      // Declarations print constant buffers as fxc does (CB0[4]); SM5.1 register
+      // ranges read t0[0:3].
+      bool upper = role == Role::Decl && type == OperandType::ConstantBuffer;
       std::string name = prefix;
       if (upper) {
         for (char& c : name)

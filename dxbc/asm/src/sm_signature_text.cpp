@@ -23,6 +23,8 @@ constexpr SysValueAbbrev kSysValues[] = {
   {"INNERCOV", 70},
 };
 
+constexpr const char* kNoneUsed = "(none used)";
+
 constexpr const char* kComponentTypes[] = {"unknown", "uint", "int", "float"};
 
 constexpr SysValueAbbrev kMinPrecisionNames[] = {
@@ -73,13 +75,30 @@ bool parseMask(const std::string& text, uint8_t& mask) {
 
 }  // namespace
 
-std::string formatSignatureTable(const char* title, const Signature& signature) {
+Signature tableToSignature(const SignatureTable& table, bool outputs) {
+  Signature signature = table.signature;
+  for (SignatureElement& e : signature.elements) {
+    uint8_t used = table.usedGiven ? e.rwMask : e.mask;
+    e.rwMask = outputs ? uint8_t(~used & 0xf) : used;
+  }
+  return signature;
+}
+
+std::string formatSignatureTable(const char* title, const Signature& signature, bool outputs) {
   bool streams = false, precision = false;
   for (const SignatureElement& e : signature.elements) {
     streams |= e.stream != 0;
     precision |= e.minPrecision != 0;
   }
-  std::string out = "//\n// " + std::string(title) + "\n//\n";
+  // A Used column left all blank reads as "no usage information" (hand-written tables);
+  // when the shader really uses nothing, the title says so to keep the text lossless.
+  bool anyUsed = false;
+  for (const SignatureElement& e : signature.elements)
+    anyUsed |= (outputs ? ~e.rwMask & 0xf : e.rwMask) != 0;
+  std::string out = "//\n// " + std::string(title);
+  if (!anyUsed && !signature.elements.empty())
+    out += std::string(" ") + kNoneUsed;
+  out += "\n//\n";
   out += "// Name                 Index   Mask Register SysValue  Format   Used";
   std::string dashes = "// -------------------- ----- ------ -------- -------- ------- ------";
   if (streams) {
@@ -105,7 +124,7 @@ std::string formatSignatureTable(const char* title, const Signature& signature) 
                                            : std::to_string(e.componentType);
     std::snprintf(line, sizeof(line), "// %-20s %5u   %s %8s %8s %7s   %s", e.semanticName.c_str(),
                   e.semanticIndex, positionalMask(e.mask).c_str(), reg.c_str(), sysValue.c_str(),
-                  type.c_str(), positionalMask(e.rwMask).c_str());
+                  type.c_str(), positionalMask(outputs ? ~e.rwMask & 0xf : e.rwMask).c_str());
     out += line;
     if (streams)
       out += "   " + std::to_string(e.stream) + std::string(e.stream < 10 ? 3 : 2, ' ');
@@ -137,7 +156,13 @@ AssemblyResult parseSignatureTables(const std::vector<CommentLine>& comments,
 
   for (size_t i = 0; i < comments.size(); i++) {
     std::string title = trim(comments[i].text);
-    std::optional<Signature>* target = nullptr;
+    bool noneUsed = false;
+    if (title.size() > std::strlen(kNoneUsed) &&
+        title.compare(title.size() - std::strlen(kNoneUsed), std::string::npos, kNoneUsed) == 0) {
+      noneUsed = true;
+      title = trim(title.substr(0, title.size() - std::strlen(kNoneUsed)));
+    }
+    std::optional<SignatureTable>* target = nullptr;
     if (title == "Input signature:")
       target = &tables.input;
     else if (title == "Output signature:")
@@ -255,7 +280,12 @@ AssemblyResult parseSignatureTables(const std::vector<CommentLine>& comments,
         return failAt(comments[row].line, "malformed signature row");
       signature.elements.push_back(std::move(e));
     }
-    *target = std::move(signature);
+    SignatureTable table;
+    table.usedGiven = noneUsed;
+    for (const SignatureElement& e : signature.elements)
+      table.usedGiven |= e.rwMask != 0;
+    table.signature = std::move(signature);
+    *target = std::move(table);
     i = row - 1;
   }
   result.ok = true;

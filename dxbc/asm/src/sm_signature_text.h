@@ -21,13 +21,26 @@
 
 namespace dxbc::sm {
 
-struct SignatureTables {
-  std::optional<Signature> input;
-  std::optional<Signature> output;
-  std::optional<Signature> patchConstant;
+struct SignatureTable {
+  Signature signature;      // rwMask holds the Used column as written
+  bool usedGiven = false;   // a Used column exists and at least one cell is filled
 };
 
-std::string formatSignatureTable(const char* title, const Signature& signature);
+struct SignatureTables {
+  std::optional<SignatureTable> input;
+  std::optional<SignatureTable> output;
+  std::optional<SignatureTable> patchConstant;
+};
+
+// The Used column: components read for inputs; for outputs fxc shows the components
+// written, the complement of the stored "never written" mask. `outputs` selects that.
+std::string formatSignatureTable(const char* title, const Signature& signature, bool outputs);
+
+// The signature a table stands for. Outputs store "never written" components, the
+// complement of fxc's Used column. Without usage information (no Used column, or all
+// cells blank, as in hand-written tables) inputs count as read and outputs as written
+// over their masks.
+Signature tableToSignature(const SignatureTable& table, bool outputs);
 
 // Reads every signature table out of the comment lines. Comments that are not tables
 // are ignored; a malformed table row is an error.

@@ -22,8 +22,8 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used
 // -------------------- ----- ------ -------- -------- ------- ------
-// SV_Position              0   xyzw        0      POS   float
-// TEXCOORD                 0   xy          1     NONE   float     zw
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xy          1     NONE   float   xy
 //
 ds_5_0
 dcl_input_control_point_count 3

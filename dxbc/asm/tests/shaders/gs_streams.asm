@@ -12,9 +12,9 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used Stream
 // -------------------- ----- ------ -------- -------- ------- ------ ------
-// SV_Position              0   xyzw        0      POS   float          0
-// COLOR                    0   xyzw        1     NONE   float          0
-// TEXCOORD                 0   xy          0     NONE   float     zw   1
+// SV_Position              0   xyzw        0      POS   float   xyzw   0
+// COLOR                    0   xyzw        1     NONE   float   xyzw   0
+// TEXCOORD                 0   xy          0     NONE   float   xy     1
 //
 gs_5_0
 dcl_globalFlags refactoringAllowed

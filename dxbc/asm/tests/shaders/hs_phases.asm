@@ -12,18 +12,18 @@
 //
 // Name                 Index   Mask Register SysValue  Format   Used
 // -------------------- ----- ------ -------- -------- ------- ------
-// SV_Position              0   xyzw        0      POS   float
-// TEXCOORD                 0   xy          1     NONE   float     zw
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xy          1     NONE   float   xy
 //
 // Patch Constant signature:
 //
 // Name                 Index   Mask Register SysValue  Format   Used
 // -------------------- ----- ------ -------- -------- ------- ------
-// SV_TessFactor            0   x           0  TRIEDGE   float    yzw
-// SV_TessFactor            1   x           1  TRIEDGE   float    yzw
-// SV_TessFactor            2   x           2  TRIEDGE   float    yzw
-// SV_InsideTessFactor      0   x           3   TRIINT   float    yzw
-// PATCHSCALE               0   xy          4     NONE   float     zw
+// SV_TessFactor            0   x           0  TRIEDGE   float   x
+// SV_TessFactor            1   x           1  TRIEDGE   float   x
+// SV_TessFactor            2   x           2  TRIEDGE   float   x
+// SV_InsideTessFactor      0   x           3   TRIINT   float   x
+// PATCHSCALE               0   xy          4     NONE   float   xy
 //
 hs_5_0
 hs_decls
