@@ -77,7 +77,8 @@ Checksum computeChecksumOfPayload(std::span<const uint8_t> payload) {
     md5Block(state, payload.data() + i * 64);
 
   const size_t tail = payload.size() % 64;
-  const uint8_t* rest = payload.data() + fullBlocks * 64;
+  // An empty span may carry a null data pointer: never hand it to memcpy.
+  const uint8_t* rest = tail ? payload.data() + fullBlocks * 64 : nullptr;
   // DXBC stores the bit count as the first word of the last block and (bits >> 2) | 1
   // (i.e. bytes * 2 + 1) as its last word, instead of MD5's 64-bit trailer.
   const uint32_t bitCount = uint32_t(payload.size() * 8);
@@ -86,7 +87,7 @@ Checksum computeChecksumOfPayload(std::span<const uint8_t> payload) {
   uint8_t block[64];
   if (tail >= 56) {
     std::memset(block, 0, sizeof(block));
-    std::memcpy(block, rest, tail);
+    std::memcpy(block, rest, tail);   // tail >= 56 here
     block[tail] = 0x80;
     md5Block(state, block);
 
@@ -97,7 +98,8 @@ Checksum computeChecksumOfPayload(std::span<const uint8_t> payload) {
   } else {
     std::memset(block, 0, sizeof(block));
     storeLE32(block, bitCount);
-    std::memcpy(block + 4, rest, tail);
+    if (tail)
+      std::memcpy(block + 4, rest, tail);
     block[4 + tail] = 0x80;
     storeLE32(block + 60, trailer);
     md5Block(state, block);
