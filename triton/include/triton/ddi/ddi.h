@@ -13,3 +13,4 @@
 #include "triton/ddi/functions.h"
 #include "triton/ddi/tables.h"
 #include "triton/ddi/device.h"
+#include "triton/ddi/caps.h"
