@@ -14,7 +14,7 @@
 namespace npt::transport {
 
 constexpr uint32_t kMagic   = 0x5454504Eu; // "NPTT"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr size_t   kCacheLine = 64;
 constexpr size_t   kPageSize  = 4096;
 
@@ -96,7 +96,9 @@ struct ReplySlotHeader {
   uint32_t status;      // host: 0 or a failure HRESULT
   uint32_t waiting;     // guest: 1 while a thread blocks on this slot
 };
-constexpr size_t kReplySlotHeaderSize = kCacheLine;
+// The payload follows the header directly, so a small reply shares the cache line of the
+// sequence word: the guest's wait ends with one line transfer, not two.
+constexpr size_t kReplySlotHeaderSize = sizeof(ReplySlotHeader);
 
 // Host-pushed values (query results) the guest reads locally. A seqlock: seq is odd
 // while the host writes.
@@ -120,7 +122,7 @@ struct Geometry {
   uint64_t ring_stride() const { return kRingHeaderSize + uint64_t(ring_size); }
   uint64_t rings_offset() const { return kPageSize; }
   uint64_t replies_offset() const { return rings_offset() + ring_stride() * ring_count; }
-  uint64_t reply_stride() const { return kReplySlotHeaderSize + align_up(reply_slot_size, kCacheLine); }
+  uint64_t reply_stride() const { return align_up(kReplySlotHeaderSize + reply_slot_size, kCacheLine); }
   uint64_t push_offset() const { return replies_offset() + reply_stride() * reply_slot_count; }
   uint64_t fences_offset() const { return push_offset() + sizeof(PushSlot) * uint64_t(push_slot_count); }
   uint64_t bulk_offset() const { return align_up(fences_offset() + 8ull * fence_count, kPageSize); }
