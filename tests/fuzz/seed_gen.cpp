@@ -1,0 +1,262 @@
+// Writes seed corpora for the protocol and transport targets from valid command
+// streams: the generated guest encoders for the protocol, and the guest's RingWriter
+// over a context's shared memory (in the transport target's input format) for the
+// transport. Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol and <dir>/transport)
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "neptune/transport/host_context.h"
+#include "neptune/transport/ring_writer.h"
+#include "npt/protocol/negotiation.h"
+#include "npt/protocol/writer.h"
+#include "npt_encode.h"
+#include "npt_ids.h"
+#include "transport_image.h"
+
+namespace {
+
+using namespace npt::protocol;
+namespace fs = std::filesystem;
+
+void save(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream file(path, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// Object ids: id == interface id (what the protocol harness's handle table holds).
+constexpr ObjectId kContext = Iface_ID3D11DeviceContext;
+constexpr ObjectId kDevice = Iface_ID3D11Device;
+constexpr ObjectId kFirstFree = kInterfaceCount;
+
+std::vector<std::vector<uint8_t>> protocolStreams() {
+  std::vector<std::vector<uint8_t>> streams;
+  auto stream = [&](auto&& encode) {
+    std::vector<uint8_t> buffer(64u << 10);
+    CommandWriter w(buffer.data(), buffer.size());
+    encode(w);
+    if (!w.ok()) {
+      std::fprintf(stderr, "seed stream %zu did not encode\n", streams.size());
+      return;
+    }
+    buffer.resize(w.size());
+    streams.push_back(std::move(buffer));
+  };
+
+  stream([](CommandWriter& w) {
+    encode_ID3D11DeviceContext_Draw(w, kContext, 3, 0);
+    encode_ID3D11DeviceContext_DrawIndexed(w, kContext, 36, 0, 0);
+  });
+  stream([](CommandWriter& w) {
+    ObjectId srvs[] = {Iface_ID3D11ShaderResourceView, Iface_ID3D11ShaderResourceView};
+    encode_ID3D11DeviceContext_PSSetShaderResources(w, kContext, 0, 2, srvs);
+    ObjectId rtvs[] = {Iface_ID3D11RenderTargetView};
+    encode_ID3D11DeviceContext_OMSetRenderTargets(w, kContext, 1, rtvs, Iface_ID3D11DepthStencilView);
+    D3D11_VIEWPORT viewport = {0, 0, 640, 480, 0, 1};
+    encode_ID3D11DeviceContext_RSSetViewports(w, kContext, 1, &viewport);
+    const FLOAT color[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    encode_ID3D11DeviceContext_ClearRenderTargetView(w, kContext, Iface_ID3D11RenderTargetView, color);
+  });
+  stream([](CommandWriter& w) {
+    ObjectId buffers[] = {Iface_ID3D11Buffer, 0};
+    UINT strides[] = {16, 32};
+    UINT offsets[] = {0, 64};
+    encode_ID3D11DeviceContext_IASetVertexBuffers(w, kContext, 0, 2, buffers, strides, offsets);
+    encode_ID3D11DeviceContext_IASetInputLayout(w, kContext, Iface_ID3D11InputLayout);
+    ObjectId constants[] = {Iface_ID3D11Buffer};
+    encode_ID3D11DeviceContext_VSSetConstantBuffers(w, kContext, 0, 1, constants);
+  });
+  stream([](CommandWriter& w) {
+    D3D11_BUFFER_DESC desc = {256, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0, 0, 0};
+    NPT_SUBRESOURCE_DATA initial = {{0, 0, 256}, 0, 0};
+    encode_ID3D11Device_CreateBuffer(w, kDevice, &desc, 1, &initial, kFirstFree);
+    encode_ID3D11Device_CreateBuffer(w, kDevice, &desc, 0, nullptr, kFirstFree + 1);
+    w.begin(OpDestroyObject);
+    w.u32(kFirstFree);
+    w.end();
+  });
+  stream([](CommandWriter& w) {
+    D3D11_TEXTURE2D_DESC desc = {};
+    desc.Width = 64;
+    desc.Height = 32;
+    desc.MipLevels = 1;
+    desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET;
+    encode_ID3D11Device_CreateTexture2D(w, kDevice, &desc, 0, nullptr, kFirstFree);
+    encode_ID3D11Device_CreateShaderResourceView(w, kDevice, kFirstFree, nullptr, kFirstFree + 1);
+    D3D11_RENDER_TARGET_VIEW_DESC rtv = {};
+    rtv.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    rtv.ViewDimension = D3D11_RTV_DIMENSION_TEXTURE2D;
+    encode_ID3D11Device_CreateRenderTargetView(w, kDevice, kFirstFree, &rtv, kFirstFree + 2);
+    D3D11_BOX box = {0, 0, 0, 4, 4, 1};
+    static const uint8_t pixels[64] = {1, 2, 3, 4};
+    encode_ID3D11DeviceContext_UpdateSubresource(w, kContext, kFirstFree, 0, &box,
+                                                Payload::inlineBytes(pixels, sizeof pixels), 16, 64);
+    encode_ID3D11DeviceContext_CopySubresourceRegion(w, kContext, kFirstFree, 0, 1, 2, 0,
+                                                    Iface_ID3D11Texture2D, 0, &box);
+  });
+  stream([](CommandWriter& w) {
+    D3D11_SAMPLER_DESC sampler = {};
+    sampler.Filter = D3D11_FILTER_MIN_MAG_MIP_LINEAR;
+    sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D11_TEXTURE_ADDRESS_WRAP;
+    sampler.MaxLOD = 1000.0f;
+    encode_ID3D11Device_CreateSamplerState(w, kDevice, &sampler, kFirstFree);
+    static const uint8_t bytecode[32] = {'D', 'X', 'B', 'C'};
+    encode_ID3D11Device_CreateVertexShader(w, kDevice, Payload::inlineBytes(bytecode, sizeof bytecode), 0,
+                                           kFirstFree + 1);
+    encode_ID3D11Device_CreateVertexShader(w, kDevice, Payload::bulkRef({1, 0, 128}), 0, kFirstFree + 2);
+    D3D11_INPUT_ELEMENT_DESC elements[] = {
+        {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 1, DXGI_FORMAT_R32G32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    };
+    encode_ID3D11Device_CreateInputLayout(w, kDevice, elements, 2, Payload::inlineBytes(bytecode, sizeof bytecode),
+                                          kFirstFree + 3);
+  });
+  stream([](CommandWriter& w) {
+    static const WCHAR name[] = {'f', 'r', 'a', 'm', 'e', 0};
+    encode_ID3DUserDefinedAnnotation_BeginEvent(w, Iface_ID3DUserDefinedAnnotation, name);
+    encode_IDXGISwapChain_Present(w, Iface_IDXGISwapChain, 1, 0);
+    w.begin(OpNop);
+    w.u32(0);
+    w.end();
+  });
+  stream([](CommandWriter& w) { encodeHello(w, Capabilities::all()); });
+  return streams;
+}
+
+using namespace npt::transport;
+
+// One context image: the shared memory after the guest published records, cut to the
+// transport target's format (prefix, image, no further guest writes).
+struct TransportSeed {
+  uint8_t selector;
+  uint8_t flags;
+  std::vector<uint8_t> memory;
+  Geometry g;
+
+  TransportSeed(uint8_t selector, uint8_t flags) : selector(selector), flags(flags) {
+    g = npt::fuzz::geometryFor(selector);
+    memory.resize(g.total_size());
+    HostContext::initialize_memory(memory.data(), g, 1);
+  }
+  RingWriter writer(uint32_t ring) {
+    uint8_t* base = memory.data() + g.rings_offset() + g.ring_stride() * ring;
+    return RingWriter(reinterpret_cast<RingHeader*>(base), base + kRingHeaderSize, g.ring_size);
+  }
+  bool record(RingWriter& w, RecordKind kind, uint32_t aux, const void* payload, uint32_t size) {
+    uint8_t* p = w.try_reserve(kind, aux, size);
+    if (!p)
+      return false;
+    std::memcpy(p, payload, size);
+    w.commit();
+    return true;
+  }
+  std::vector<uint8_t> bytes(const std::vector<uint8_t>& guestWrites = {}) const {
+    // Everything from the first ring header to the end of bulk region 0.
+    const size_t image = memory.size() - g.rings_offset();
+    std::vector<uint8_t> out = {selector, flags, uint8_t(image), uint8_t(image >> 8)};
+    out.insert(out.end(), memory.begin() + g.rings_offset(), memory.end());
+    out.insert(out.end(), guestWrites.begin(), guestWrites.end());
+    return out;
+  }
+};
+
+std::vector<std::vector<uint8_t>> transportSeeds() {
+  std::vector<std::vector<uint8_t>> seeds;
+  // Real protocol commands as ring payloads.
+  const auto commands = protocolStreams();
+
+  {  // One ring, data records, some with replies.
+    TransportSeed s(0x00 | (2 << 2), 0x07 | (3 << 3));
+    RingWriter w = s.writer(0);
+    for (size_t i = 0; i < commands.size() && i < 3; i++)
+      s.record(w, RecordKind::Data, uint32_t(i % 2), commands[i].data(), uint32_t(commands[i].size() & ~size_t(3)));
+    seeds.push_back(s.bytes());
+  }
+  {  // Records up to the ring end, then a pad record (what a guest writes before wrapping).
+    TransportSeed s(0x00, 0x07 | (2 << 3));
+    RingWriter w = s.writer(0);
+    uint32_t words[30] = {0x01020304, 0x100};
+    for (int i = 0; i < 33; i++)
+      s.record(w, RecordKind::Data, 0, words, 112);
+    // 33 records of 120 bytes end at 3960; pad the last 136 bytes by hand.
+    uint8_t* base = s.memory.data() + s.g.rings_offset();
+    RecordHeader pad = {make_size_kind(RecordKind::Pad, 0), 0};
+    std::memcpy(base + kRingHeaderSize + 3960, &pad, sizeof pad);
+    const uint64_t head = s.g.ring_size;
+    std::memcpy(base + offsetof(RingHeader, head), &head, sizeof head);
+    seeds.push_back(s.bytes());
+  }
+  {  // Out-of-line commands in bulk region 0 and region 1.
+    TransportSeed s(0x01 | (2 << 2) | 0x40, 0x03 | (4 << 3));
+    const auto& big = commands[4];
+    std::memcpy(s.memory.data() + s.g.bulk_offset() + 64, big.data(), big.size());
+    RingWriter w = s.writer(0);
+    npt::transport::BulkRef ref0 = {0, 0, 64, big.size()};
+    npt::transport::BulkRef ref1 = {1, 0, 16, 256};
+    s.record(w, RecordKind::Bulk, 1, &ref0, sizeof ref0);
+    s.record(w, RecordKind::Bulk, 0, &ref1, sizeof ref1);
+    seeds.push_back(s.bytes());
+  }
+  {  // Two rings ordered by waits, replies on several slots.
+    TransportSeed s(0x01 | (1 << 2) | (2 << 4), 0x07 | (3 << 3));
+    RingWriter w0 = s.writer(0), w1 = s.writer(1);
+    for (int i = 0; i < 3; i++)
+      s.record(w0, RecordKind::Data, uint32_t(1 + i), commands[0].data(), uint32_t(commands[0].size()));
+    uint64_t seq = 2;
+    s.record(w1, RecordKind::Wait, 0, &seq, sizeof seq);
+    s.record(w1, RecordKind::Data, 0, commands[1].data(), uint32_t(commands[1].size()));
+    seeds.push_back(s.bytes());
+  }
+  {  // Four rings, the guest rewriting memory while the host works.
+    TransportSeed s(0x03 | (1 << 2) | (3 << 4), 0x87 | (2 << 3));
+    for (uint32_t r = 0; r < 4; r++) {
+      RingWriter w = s.writer(r);
+      s.record(w, RecordKind::Data, r, commands[r].data(), uint32_t(commands[r].size()));
+      s.record(w, RecordKind::Data, 0, commands[r].data(), uint32_t(commands[r].size()));
+    }
+    std::vector<uint8_t> writes;
+    for (uint16_t i = 0; i < 16; i++) {
+      const uint16_t offset = uint16_t((s.g.rings_offset() + 8 + i * 4) / 4);
+      const uint32_t value = 0x10000000u * (i % 5) + i;
+      writes.insert(writes.end(), {uint8_t(offset), uint8_t(offset >> 8), uint8_t(value), uint8_t(value >> 8),
+                                   uint8_t(value >> 16), uint8_t(value >> 24)});
+    }
+    seeds.push_back(s.bytes(writes));
+  }
+  return seeds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <dir>\n", argv[0]);
+    return 2;
+  }
+  const fs::path root = argv[1];
+  fs::create_directories(root / "protocol");
+  fs::create_directories(root / "transport");
+  const auto protocol = protocolStreams();
+  for (size_t i = 0; i < protocol.size(); i++)
+    save(root / "protocol" / ("stream-" + std::to_string(i)), protocol[i]);
+  // The command streams in one, as a frame would send them (the last one is a Hello).
+  std::vector<uint8_t> all;
+  for (size_t i = 0; i + 1 < protocol.size(); i++)
+    all.insert(all.end(), protocol[i].begin(), protocol[i].end());
+  save(root / "protocol" / "stream-all", all);
+  const auto transport = transportSeeds();
+  for (size_t i = 0; i < transport.size(); i++)
+    save(root / "transport" / ("context-" + std::to_string(i)), transport[i]);
+  std::printf("%zu protocol and %zu transport seeds in %s\n", protocol.size() + 1, transport.size(),
+              root.c_str());
+  return 0;
+}
