@@ -127,6 +127,7 @@ private:
   bool parseStatement(std::vector<uint32_t>& program);
   bool parseRaw(std::vector<uint32_t>& program);
   bool parseImmediateConstantBuffer(std::vector<uint32_t>& program);
+  bool parseCustomData(std::vector<uint32_t>& program);
   bool parseGeneric(const OpcodeInfo& info, const std::vector<std::string_view>& modifiers,
                     const std::vector<Group>& groups, const LexToken& at,
                     std::vector<uint32_t>& insn);
@@ -544,6 +545,38 @@ bool ProgramAssembler::parseImmediateConstantBuffer(std::vector<uint32_t>& progr
   }
   if (!expect('}'))
     return false;
+  block[1] = uint32_t(block.size());
+  program.insert(program.end(), block.begin(), block.end());
+  return true;
+}
+
+bool ProgramAssembler::parseCustomData(std::vector<uint32_t>& program) {
+  uint32_t dataClass;
+  const LexToken& word = peek();
+  if (word.kind == LexKind::Number) {
+    if (!parseUnsigned(dataClass, 0x1fffff))
+      return false;
+  } else if (!parseEnumWord(kCustomDataClasses, "a customdata class", dataClass)) {
+    return false;
+  }
+  std::vector<uint32_t> block = {kOpcodeCustomData | (dataClass << 11), 0};
+  if (!expect('{'))
+    return false;
+  while (peek().kind == LexKind::Newline)
+    next();
+  while (!peek().is('}')) {
+    uint32_t value;
+    if (!parseLiteral32(value))
+      return false;
+    block.push_back(value);
+    while (peek().kind == LexKind::Newline)
+      next();
+    if (acceptComma()) {
+      while (peek().kind == LexKind::Newline)
+        next();
+    }
+  }
+  next();
   block[1] = uint32_t(block.size());
   program.insert(program.end(), block.begin(), block.end());
   return true;
@@ -1005,8 +1038,10 @@ bool ProgramAssembler::parseStatement(std::vector<uint32_t>& program) {
     if (info)
       modifiers.assign(parts.begin() + long(count), parts.end());
   }
-  if (!info || info->form == OpForm::CustomData)
+  if (!info)
     return fail(first, "unknown instruction " + describe(first));
+  if (info->form == OpForm::CustomData)
+    return parseCustomData(program);
 
   // Parenthesised groups and glued suffixes: sample_l_aoffimmi_indexable(-1,0,0)
   // (texture2d)(float,float,float,float), resinfo_indexable(texture2d)(...)_uint.

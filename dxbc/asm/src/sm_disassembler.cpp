@@ -693,8 +693,18 @@ bool InstructionPrinter::printDeclaration(const OpcodeInfo& info, std::string& o
 
 bool InstructionPrinter::printCustomData(std::string& out) {
   uint32_t dataClass = m_tokens[0] >> 11;
-  if (dataClass != 3 || m_tokens.size() < 2 || (m_tokens.size() - 2) % 4 != 0)
+  if (m_tokens.size() < 2)
     return false;
+  if (dataClass != 3 || (m_tokens.size() - 2) % 4 != 0) {
+    // Comments, debug info, opaque blobs: customdata <class> { 0x..., ... }
+    std::string_view name = nameOf(kCustomDataClasses, dataClass);
+    out += "customdata " + (name.empty() ? std::to_string(dataClass) : std::string(name)) + " {";
+    for (size_t i = 2; i < m_tokens.size(); i++)
+      out += (i == 2 ? " " : ", ") + hex32(m_tokens[i]);
+    out += " }";
+    m_pos = m_tokens.size();
+    return true;
+  }
   // fxc lays the buffer out one vec4 per line, aligned under the first brace.
   const std::string_view head = "dcl_immediateConstantBuffer { ";
   out += head;

@@ -94,6 +94,9 @@ INSTANTIATE_TEST_SUITE_P(Syntax, Encoding, ::testing::Values(
     EncodingCase{"ps_5_0", "dcl_function_table ft1 = {fb0, fb2}", {0x05000091, 1, 2, 0, 2}},
     EncodingCase{"ps_5_0", "dcl_interface_dynamicindexed fp0[2][1] = {ft0, ft1}",
                  {0x06000892, 0, 1, 0x00020002, 0, 1}},
+    EncodingCase{"ps_5_0", "customdata comment { 0x6c6c6568, 0x0000006f }",
+                 {0x00000035, 4, 0x6c6c6568, 0x6f}},
+    EncodingCase{"ps_5_0", "customdata opaque { }", {0x00001035, 2}},
     EncodingCase{"ps_5_0", "fcall fp0[1], 3", {0x05000078, 3, 0x00213000, 0, 1}}));
 
 TEST(Syntax, SixDecimalFloatsKeepTheirBits) {
