@@ -5,6 +5,8 @@
 
 #include "test_helpers.h"
 
+#include <cmath>
+
 #include "npt/validation/context_calls.h"
 
 using namespace npt::validation;
@@ -218,6 +220,47 @@ TEST(Rules, CodesAreUniqueAndNamed) {
     for (size_t j = i + 1; j < std::size(codes); j++) EXPECT_NE(codes[i], codes[j]);
   Check check = Check::reject(Rule::ViewMipRange, "mips %u+%u", 3u, 4u);
   EXPECT_EQ(check.describe(), "E4004 ViewMipRange (fail): mips 3+4");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(DrawState, PrimitiveTopology) {
+  EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST));
+  EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_LINESTRIP_ADJ));
+  EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_32_CONTROL_POINT_PATCHLIST));
+  for (uint32_t bad : {0u, 6u, 9u, 14u, 32u, 65u, 0xffffffffu})
+    EXPECT_REJECT(validatePrimitiveTopology(bad), PrimitiveTopology, Ignore);
+}
+
+TEST(DrawState, ClearDepthStencil) {
+  EXPECT_PASS(validateClearDepthStencil(D3D11_CLEAR_DEPTH | D3D11_CLEAR_STENCIL, 1.0f));
+  EXPECT_PASS(validateClearDepthStencil(D3D11_CLEAR_STENCIL, 7.0f));   // depth unused
+  EXPECT_REJECT(validateClearDepthStencil(0, 0.0f), ClearDepthStencilFlags, Ignore);
+  EXPECT_REJECT(validateClearDepthStencil(0x4, 0.0f), ClearDepthStencilFlags, Ignore);
+  EXPECT_REJECT(validateClearDepthStencil(D3D11_CLEAR_DEPTH, 1.5f), ClearDepthStencilFlags, Ignore);
+  EXPECT_REJECT(validateClearDepthStencil(D3D11_CLEAR_DEPTH, std::nanf("")), ClearDepthStencilFlags, Ignore);
+}
+
+TEST(DrawState, ResolveSubresource) {
+  auto msaa = texture2D(DXGI_FORMAT_R8G8B8A8_TYPELESS, 64, 64);
+  msaa.sampleCount = 4;
+  auto single = texture2D(DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64);
+  EXPECT_PASS(validateResolveSubresource(single, 0, msaa, 0, DXGI_FORMAT_R8G8B8A8_UNORM));
+  EXPECT_REJECT(validateResolveSubresource(single, 0, single, 0, DXGI_FORMAT_R8G8B8A8_UNORM), ResolveMismatch, Ignore);
+  EXPECT_REJECT(validateResolveSubresource(single, 0, msaa, 0, DXGI_FORMAT_R8G8B8A8_TYPELESS), ResolveMismatch, Ignore);
+  EXPECT_REJECT(validateResolveSubresource(single, 0, msaa, 0, DXGI_FORMAT_R32_FLOAT), ResolveMismatch, Ignore);
+  EXPECT_REJECT(validateResolveSubresource(texture2D(DXGI_FORMAT_R8G8B8A8_UNORM, 32, 64), 0, msaa, 0,
+                                           DXGI_FORMAT_R8G8B8A8_UNORM), ResolveMismatch, Ignore);
+  EXPECT_REJECT(validateResolveSubresource(single, 1, msaa, 0, DXGI_FORMAT_R8G8B8A8_UNORM), SubresourceIndex, Ignore);
+}
+
+TEST(DrawState, GenerateMips) {
+  auto plain = texture2D(DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, 0);
+  EXPECT_REJECT(validateGenerateMips(plain), GenerateMipsResource, Ignore);
+  plain.miscFlags = D3D11_RESOURCE_MISC_GENERATE_MIPS;
+  EXPECT_PASS(validateGenerateMips(plain));
 }
 
 }  // namespace

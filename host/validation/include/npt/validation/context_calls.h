@@ -51,4 +51,19 @@ Check validateRenderTargetsAndUavs(uint32_t numRtvs, uint32_t uavStart, uint32_t
 
 Check validateIndexBufferFormat(DXGI_FORMAT format);
 
+// IASetPrimitiveTopology: the D3D11_PRIMITIVE_TOPOLOGY values (1-5, 10-13, 33-64).
+Check validatePrimitiveTopology(uint32_t topology);
+
+// ClearDepthStencilView: flags a non-empty subset of CLEAR_DEPTH | CLEAR_STENCIL, depth
+// in [0, 1] when cleared.
+Check validateClearDepthStencil(uint32_t clearFlags, float depth);
+
+// ResolveSubresource: multisampled source, single-sampled destination of the same
+// extent, formats of one family that the resolve format belongs to.
+Check validateResolveSubresource(const ResourceShape& dst, uint32_t dstSubresource, const ResourceShape& src,
+                                 uint32_t srcSubresource, DXGI_FORMAT format);
+
+// GenerateMips on a view of `resource`: the resource needs GENERATE_MIPS.
+Check validateGenerateMips(const ResourceShape& resource);
+
 }  // namespace npt::validation

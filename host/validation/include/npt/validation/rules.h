@@ -134,6 +134,10 @@
   X(UavSlotRange,                  10004, Ignore)                                     \
   X(IndexBufferFormat,             10005, Ignore)                                     \
   X(StreamOutputCount,             10006, Ignore)                                     \
+  X(PrimitiveTopology,             10007, Ignore)                                     \
+  X(ClearDepthStencilFlags,        10008, Ignore)                                     \
+  X(ResolveMismatch,               10009, Ignore)                                     \
+  X(GenerateMipsResource,          10010, Ignore)                                     \
   /* protocol-level */                                                                \
   X(CountExceedsPayload,           11001, Fatal)                                      \
   X(NullRequired,                  11002, Fatal)
