@@ -196,6 +196,12 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
     const uint8_t* src = r.data + pos + sizeof(RecordHeader);
 
     if (kind == RecordKind::Data) {
+      // The guest writes larger commands out of line (RingWriter::max_inline_payload);
+      // the scratch copy is sized for that bound.
+      if (payload > size / 2 - sizeof(RecordHeader)) {
+        make_fatal(FatalReason::BadRecord);
+        break;
+      }
       // Copy out first: the guest may rewrite the ring while we decode.
       std::memcpy(m_scratch.data(), src, payload);
       r.tail += total;
