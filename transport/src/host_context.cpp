@@ -160,7 +160,9 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
   RingState& r = m_rings[index];
   const uint32_t size = m_geometry.ring_size;
   size_t count = 0;
-  while (count < budget) {
+  // A dispatch can make the context fatal (re-entrancy, the executor's validation):
+  // nothing more runs after that.
+  while (count < budget && m_fatal == FatalReason::None) {
     if (r.blocked) {
       if (m_rings[r.wait_target].executed < r.wait_seq)
         break;
