@@ -55,6 +55,11 @@ TEST(Malformed, BadRingStateMakesContextFatal) {
     { "record straddling the end", FatalReason::BadRecord, [&](InProcessHost& h) {
         write_record(h, 0, { make_size_kind(RecordKind::Data, ring_size), 0 }, nullptr, 0);
         store_release(h.ring_header(0)->head, uint64_t(ring_size)); } },
+    { "inline record over the inline bound", FatalReason::BadRecord, [&](InProcessHost& h) {
+        // Fits the ring, but the guest sends anything over half a ring out of line;
+        // the host's copy-out buffer is sized for that bound.
+        write_record(h, 0, { make_size_kind(RecordKind::Data, 3000), 0 }, nullptr, 0);
+        store_release(h.ring_header(0)->head, uint64_t(align8(8 + 3000))); } },
     { "unknown kind", FatalReason::BadRecord, [&](InProcessHost& h) {
         write_record(h, 0, { (9u << 28) | 8, 0 }, "abcdefgh", 8);
         store_release(h.ring_header(0)->head, uint64_t(16)); } },

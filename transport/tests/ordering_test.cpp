@@ -184,7 +184,9 @@ namespace {
 class ReentrantDispatcher final : public Dispatcher {
 public:
   HostContext* host = nullptr;
+  int calls = 0;
   bool dispatch(uint32_t, const uint8_t*, size_t, Reply*) override {
+    calls++;
     host->process();
     return true;
   }
@@ -199,6 +201,8 @@ TEST(MultiRing, ReentrantProcessingIsFatal) {
   d.host = &host.host();
   uint32_t cmd = 1;
   ASSERT_EQ(host.guest().submit(0, &cmd, 4), kOk);
+  ASSERT_EQ(host.guest().submit(0, &cmd, 4), kOk);
   host.host().process();
   EXPECT_EQ(host.host().fatal(), FatalReason::Reentrancy);
+  EXPECT_EQ(d.calls, 1) << "nothing runs after the context turned fatal";
 }
