@@ -17,7 +17,7 @@ namespace npt::protocol {
     ErrorCode create(ObjectId id, uint16_t ifaceId);
     ErrorCode destroy(ObjectId id);
     // Ok, UnknownObject, WrongObjectType or NullNotAllowed.
-    ErrorCode check(ObjectId id, uint16_t expectedIface, bool nullable) const {
+    NPT_INLINE ErrorCode check(ObjectId id, uint16_t expectedIface, bool nullable) const {
       if (id == 0)
         return nullable ? ErrorCode::Ok : ErrorCode::NullNotAllowed;
       uint16_t iface = ifaceOf(id);
@@ -26,7 +26,7 @@ namespace npt::protocol {
       return interfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
     }
     bool      contains(ObjectId id) const { return ifaceOf(id) != 0; }
-    uint16_t  ifaceOf(ObjectId id) const { return id < m_ifaces.size() ? m_ifaces[id] : 0; }
+    NPT_INLINE uint16_t ifaceOf(ObjectId id) const { return id < m_ifaces.size() ? m_ifaces[id] : 0; }
     size_t    size() const { return m_count; }
 
   private:

@@ -20,12 +20,12 @@ namespace npt::protocol {
 
     // Hot path: one compare per read; after a failure m_size == m_pos keeps
     // every later read failing without touching memory.
-    uint32_t u32() { uint32_t v = 0; get(&v, 4); return v; }
-    uint64_t u64() { uint64_t v = 0; get(&v, 8); return v; }
-    float    f32() { float v = 0; get(&v, 4); return v; }
+    NPT_INLINE uint32_t u32() { uint32_t v = 0; get(&v, 4); return v; }
+    NPT_INLINE uint64_t u64() { uint64_t v = 0; get(&v, 8); return v; }
+    NPT_INLINE float f32() { float v = 0; get(&v, 4); return v; }
     // Enum values beyond the enum's value range would be undefined behaviour
     // once converted; they end the stream instead.
-    uint32_t enumValue(uint32_t max) { uint32_t v = u32(); if (v > max) [[unlikely]] { fail(ErrorCode::BadEnum); return 0; } return v; }
+    NPT_INLINE uint32_t enumValue(uint32_t max) { uint32_t v = u32(); if (v > max) [[unlikely]] { fail(ErrorCode::BadEnum); return 0; } return v; }
 
     // n bytes plus padding to 4; returns a pointer into the command copy.
     const uint8_t* bytes(size_t n) {
@@ -62,10 +62,7 @@ namespace npt::protocol {
     }
 
   private:
-#if defined(__GNUC__)
-    __attribute__((always_inline))
-#endif
-    inline void get(void* out, size_t n) {
+    NPT_INLINE void get(void* out, size_t n) {
       if (n > m_size - m_pos) [[unlikely]] { truncate(); return; }
       std::memcpy(out, m_data + m_pos, n);
       m_pos += n;

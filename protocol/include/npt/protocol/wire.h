@@ -6,6 +6,14 @@
 #include <cstddef>
 #include <cstdint>
 
+// Hot-path helpers of the codec: the generated decoders are large, so GCC's
+// heuristics would otherwise leave these one-compare functions out of line.
+#if defined(__GNUC__)
+#define NPT_INLINE inline __attribute__((always_inline))
+#else
+#define NPT_INLINE inline
+#endif
+
 namespace npt::protocol {
 
   constexpr uint32_t kProtocolMagic = 0x3154504eu;  // "NPT1"

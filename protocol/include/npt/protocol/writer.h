@@ -30,7 +30,10 @@ namespace npt::protocol {
     void forgetSelection() { m_selected = 0; }
 
     void begin(uint16_t opcode) { m_start = m_size; m_opcode = opcode; u32(0); }
-    bool end() {
+#if defined(__GNUC__)
+    __attribute__((always_inline))
+#endif
+    inline bool end() {
       size_t words = (m_size - m_start) / 4;
       if (!m_ok || words > 0xffff) { m_ok = false; return false; }
       uint32_t h = packHeader(m_opcode, uint16_t(words));
@@ -38,9 +41,9 @@ namespace npt::protocol {
       return true;
     }
 
-    void u32(uint32_t v) { put(&v, 4); }
-    void u64(uint64_t v) { put(&v, 8); }
-    void f32(float v) { put(&v, 4); }
+    void u32(uint32_t v) { fixed<4>(&v); }
+    void u64(uint64_t v) { fixed<8>(&v); }
+    void f32(float v) { fixed<4>(&v); }
     void bytes(const void* p, size_t n) {
       put(p, n);
       static const uint8_t zero[4] = { };
@@ -55,6 +58,18 @@ namespace npt::protocol {
     }
 
   private:
+    // Fixed-size stores compile to one compare and one move; a failed write
+    // leaves m_ok false, which end() reports.
+    template<size_t N>
+#if defined(__GNUC__)
+    __attribute__((always_inline))
+#endif
+    inline void fixed(const void* p) {
+      if (N > m_capacity - m_size) [[unlikely]] { m_ok = false; return; }
+      std::memcpy(m_data + m_size, p, N);
+      m_size += N;
+    }
+
     void put(const void* p, size_t n) {
       if (!m_ok || n > m_capacity - m_size) { m_ok = false; return; }
       std::memcpy(m_data + m_size, p, n);
