@@ -89,6 +89,21 @@ bool isIntegerSystemValue(uint32_t sbName) {
   }
 }
 
+// Generic elements: what the instructions show, float when they show nothing.
+uint32_t evidenceType(const ShaderInfo& info, SignatureKind kind, const Draft& draft) {
+  uint8_t f = 0, u = 0, i = 0;
+  for (const TypeEvidence& e : info.typeEvidence) {
+    if (e.signature == kind && e.registerIndex == draft.registerIndex) {
+      f |= e.floatMask & draft.mask;
+      u |= e.uintMask & draft.mask;
+      i |= e.sintMask & draft.mask;
+    }
+  }
+  if (f || (!u && !i))
+    return comptype::Float32;
+  return u ? comptype::Uint32 : comptype::Sint32;
+}
+
 uint32_t guessComponentType(const Draft& draft) {
   if (draft.registerIndex == kNoRegister) {
     switch (draft.operandType) {
@@ -234,9 +249,12 @@ void buildSignature(const ShaderInfo& info, SignatureKind kind,
     element.mask = draft.mask;
     element.stream = draft.stream;
     element.minPrecision = draft.minPrecision;
-    element.componentType = (hasTypeInfo && draft.entry && draft.entry->componentType)
-                                ? draft.entry->componentType
-                                : guessComponentType(draft);
+    if (hasTypeInfo && draft.entry && draft.entry->componentType)
+      element.componentType = draft.entry->componentType;
+    else if (draft.registerIndex != kNoRegister && !*systemValueSemantic(draft.sbName))
+      element.componentType = evidenceType(info, kind, draft);
+    else
+      element.componentType = guessComponentType(draft);
     element.rwMask = isInput ? draft.used : uint8_t(~draft.used & 0xf);
 
     if (draft.registerIndex == kNoRegister) {

@@ -38,6 +38,8 @@ struct DeclOperand {
   uint32_t relativeMask = 0;      // bit per index dimension addressed relatively
   uint32_t minPrecision = 0;
   uint8_t readMask = 0;           // components a source operand selects
+  uint8_t swizzle = 0xe4;         // source component per destination lane (2 bits each)
+  uint32_t immediate[4] = {};     // immediate32 operand values
 };
 
 // Receives every operand read (nested relative-index operands included).
@@ -107,10 +109,14 @@ Status readOperand(InstructionCursor& cursor, DeclOperand& out, uint32_t depth,
   out.readMask = out.mask;
   if (components == 2 && token::operandSelectionMode(t) == 1) {
     const uint32_t swizzle = token::operandSwizzle(t);
+    out.swizzle = uint8_t(swizzle);
     out.readMask = uint8_t((1u << (swizzle & 3)) | (1u << ((swizzle >> 2) & 3)) |
                            (1u << ((swizzle >> 4) & 3)) | (1u << ((swizzle >> 6) & 3)));
   } else if (components == 2 && token::operandSelectionMode(t) == 2) {
     out.readMask = uint8_t(1u << token::operandSelect1(t));
+    out.swizzle = uint8_t(token::operandSelect1(t) * 0x55);
+  } else if (components == 1) {
+    out.swizzle = 0;
   }
 
   uint32_t extended = t;
@@ -126,6 +132,15 @@ Status readOperand(InstructionCursor& cursor, DeclOperand& out, uint32_t depth,
     uint32_t count = components == 1 ? 1 : components == 2 ? 4 : 0;
     if (out.type == operand::Immediate64)
       count = components == 1 ? 2 : components == 2 ? 4 : 0;
+    if (out.type == operand::Immediate32) {
+      for (uint32_t i = 0; i < count; ++i)
+        if (!cursor.read(out.immediate[i]))
+          return Status::fail(ErrorCode::ShaderBadOperand, "immediate runs past its instruction",
+                              cursor.position() * 4);
+      if (count == 1)
+        out.immediate[1] = out.immediate[2] = out.immediate[3] = out.immediate[0];
+      count = 0;
+    }
     if (!cursor.skip(count))
       return Status::fail(ErrorCode::ShaderBadOperand, "immediate runs past its instruction",
                           cursor.position() * 4);
@@ -187,6 +202,131 @@ public:
 
 private:
   ShaderInfo& m_info;
+};
+
+// Types flowing through instructions, for the 11.0 stride whose entries carry none:
+// what typed instructions write to outputs and read from inputs, through plain moves
+// of temporaries and literals. No control flow analysis; the last writer wins.
+enum : uint8_t { kTypeUnknown = 0, kTypeFloat = 1, kTypeUint = 2, kTypeSint = 3, kTypeCopy = 4 };
+
+struct OpcodeTypes { uint8_t result; uint8_t source; };
+
+OpcodeTypes opcodeTypes(uint32_t opcode) {
+  switch (opcode) {
+    case 0x00: case 0x0b: case 0x0c: case 0x0e: case 0x0f: case 0x10: case 0x11: case 0x19:
+    case 0x1a: case 0x2f: case 0x32: case 0x33: case 0x34: case 0x38: case 0x40: case 0x41:
+    case 0x42: case 0x43: case 0x44: case 0x4b: case 0x4d: case 0x7a: case 0x7b: case 0x7c:
+    case 0x7d: case 0x81:
+      return {kTypeFloat, kTypeFloat};
+    case 0x2b: return {kTypeFloat, kTypeSint};                  // itof
+    case 0x56: return {kTypeFloat, kTypeUint};                  // utof
+    case 0x1b: return {kTypeSint, kTypeFloat};                  // ftoi
+    case 0x1c: return {kTypeUint, kTypeFloat};                  // ftou
+    case 0x18: case 0x1d: case 0x31: case 0x39: return {kTypeUint, kTypeFloat};  // float compares
+    case 0x20: case 0x21: case 0x22: case 0x27: return {kTypeUint, kTypeSint};   // int compares
+    case 0x4f: case 0x50: return {kTypeUint, kTypeUint};        // ult, uge
+    case 0x23: case 0x24: case 0x25: case 0x26: case 0x28: case 0x2a: case 0x8b:
+      return {kTypeSint, kTypeSint};                            // imad imax imin imul ineg ishr ibfe
+    case 0x01: case 0x1e: case 0x29: case 0x3b: case 0x3c: case 0x4e: case 0x51: case 0x52:
+    case 0x53: case 0x54: case 0x55: case 0x57: case 0x86: case 0x87: case 0x88: case 0x89:
+    case 0x8a: case 0x8c: case 0x8d:
+      return {kTypeUint, kTypeUint};                            // bitwise and unsigned ops
+    case 0x36: case 0x37: return {kTypeCopy, kTypeUnknown};     // mov, movc
+    default: return {kTypeUnknown, kTypeUnknown};
+  }
+}
+
+uint8_t literalType(uint32_t bits) {
+  if (bits == 0)
+    return kTypeUnknown;
+  if (bits < 0x10000)
+    return kTypeUint;       // as a float this would be a denormal, which fxc never writes
+  if (bits >= 0xffff0000)
+    return kTypeSint;
+  return kTypeFloat;
+}
+
+class TypeTracker {
+public:
+  explicit TypeTracker(ShaderInfo& info) : m_info(info) {}
+
+  void instruction(uint32_t opcode, HullPhase phase, const DeclOperand* operands, size_t count) {
+    const OpcodeTypes types = opcodeTypes(opcode);
+    if (types.result == kTypeUnknown || count < 2)
+      return;
+    if (types.source != kTypeUnknown)
+      for (size_t i = 1; i < count; ++i)
+        if (operands[i].type == operand::Input || operands[i].type == operand::InputControlPoint ||
+            operands[i].type == operand::InputPatchConstant)
+          evidence(SignatureKind::Input, operands[i], operands[i].readMask, types.source, true);
+
+    const DeclOperand& dst = operands[0];
+    for (uint32_t c = 0; c < 4; ++c) {
+      if (!(dst.mask & (1u << c)))
+        continue;
+      uint8_t type = types.result;
+      // fxc turns booleans into floats with `and r, mask, l(1.0f)`: a float literal
+      // operand of a bitwise op makes the result a float.
+      if ((opcode == 0x01 || opcode == 0x3c || opcode == 0x57) && count >= 3) {
+        for (size_t i = 1; i < count; ++i)
+          if (operands[i].type == operand::Immediate32 &&
+              literalType(operands[i].immediate[(operands[i].swizzle >> (2 * c)) & 3]) == kTypeFloat)
+            type = kTypeFloat;
+      }
+      if (type == kTypeCopy) {
+        // movc: either value source may carry the type.
+        type = sourceType(operands[count - 1], c);
+        if (type == kTypeUnknown && count >= 4)
+          type = sourceType(operands[count - 2], c);
+      }
+      if (dst.type == operand::Temp && dst.indexCount) {
+        const size_t slot = size_t(dst.indices[0]) * 4 + c;
+        if (dst.indices[0] < 4096) {
+          if (m_temps.size() <= slot)
+            m_temps.resize(slot + 1, kTypeUnknown);
+          m_temps[slot] = type;
+        }
+      } else if (dst.type == operand::Output && dst.indexCount && type != kTypeUnknown) {
+        const bool patch = m_info.type == ProgramType::Hull &&
+                           (phase == HullPhase::Fork || phase == HullPhase::Join);
+        evidence(patch ? SignatureKind::PatchConstant : SignatureKind::Output, dst,
+                 uint8_t(1u << c), type, false);
+      }
+    }
+  }
+
+private:
+  uint8_t sourceType(const DeclOperand& src, uint32_t lane) const {
+    const uint32_t component = (src.swizzle >> (2 * lane)) & 3;
+    if (src.type == operand::Immediate32)
+      return literalType(src.immediate[component]);
+    if (src.type == operand::Temp && src.indexCount) {
+      const size_t slot = size_t(src.indices[0]) * 4 + component;
+      return slot < m_temps.size() ? m_temps[slot] : kTypeUnknown;
+    }
+    return kTypeUnknown;
+  }
+
+  void evidence(SignatureKind kind, const DeclOperand& operand, uint8_t mask, uint8_t type,
+                bool isInput) {
+    if (!operand.indexCount || (operand.relativeMask & (1u << (operand.indexCount - 1))))
+      return;
+    if (isInput && kind == SignatureKind::Input && operand.type == operand::InputPatchConstant)
+      kind = SignatureKind::PatchConstant;
+    const uint32_t reg = operand.indices[operand.indexCount - 1];
+    TypeEvidence* entry = nullptr;
+    for (TypeEvidence& e : m_info.typeEvidence)
+      if (e.signature == kind && e.registerIndex == reg)
+        entry = &e;
+    if (!entry) {
+      m_info.typeEvidence.push_back(TypeEvidence{kind, reg});
+      entry = &m_info.typeEvidence.back();
+    }
+    (type == kTypeFloat ? entry->floatMask : type == kTypeUint ? entry->uintMask : entry->sintMask) |= mask;
+  }
+
+  ShaderInfo& m_info;
+  std::vector<uint8_t> m_temps;
 };
 
 bool isIoDeclaration(uint32_t opcode) {
@@ -265,6 +405,7 @@ Status scanShader(const ShaderCode& code, ShaderInfo& out) {
     return Status::fail(ErrorCode::ShaderTruncated, "token stream shorter than declared", 4);
 
   HullPhase phase = code.type == ProgramType::Hull ? HullPhase::Declarations : HullPhase::None;
+  TypeTracker types(out);
   uint32_t stream = 0;
   uint32_t pos = 2;
   while (pos < end) {
@@ -299,15 +440,21 @@ Status scanShader(const ShaderCode& code, ShaderInfo& out) {
     if (!hasNonOperandTokens(opcode) && !isIoDeclaration(opcode)) {
       InputReadCollector collector(out);
       bool complete = true;
+      DeclOperand operands[8];
+      size_t count = 0;
       while (cursor.position() < pos + length) {
         DeclOperand operand;
         if (!readOperand(cursor, operand, 0, &collector).ok()) {
           complete = false;
           break;
         }
+        if (count < 8)
+          operands[count++] = operand;
       }
       if (!complete)
         out.readsComplete = false;
+      else
+        types.instruction(opcode, phase, operands, count);
     }
 
     switch (opcode) {

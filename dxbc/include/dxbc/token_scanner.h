@@ -38,6 +38,16 @@ struct RegisterRead {
   uint8_t mask = 0;
 };
 
+// Components of a register that typed instructions write (outputs) or read (inputs) as
+// float, unsigned or signed integers; how the 11.0 stride recovers component types.
+struct TypeEvidence {
+  SignatureKind signature = SignatureKind::Input;
+  uint32_t registerIndex = 0;
+  uint8_t floatMask = 0;
+  uint8_t uintMask = 0;
+  uint8_t sintMask = 0;
+};
+
 struct ShaderInfo {
   ProgramType type = ProgramType::Pixel;
   uint32_t major = 0;
@@ -58,6 +68,7 @@ struct ShaderInfo {
   bool readsComplete = true;        // false if some instruction's operands were not parsed
   bool inputReadsRelative = false;  // an input was read with a relative register index
   bool patchReadsRelative = false;
+  std::vector<TypeEvidence> typeEvidence;
 };
 
 Status scanShader(const ShaderCode& code, ShaderInfo& out);
