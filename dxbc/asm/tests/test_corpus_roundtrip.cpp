@@ -179,3 +179,53 @@ TEST(CorpusMutations, DisassemblyOfMutatedProgramsIsLosslessOrRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+// Garbled text: the assembler returns an error with a position inside the text or
+// succeeds; it never crashes or reads past the text (checked under ASan).
+TEST(CorpusMutations, AssemblerSurvivesGarbledText) {
+  std::vector<std::string> files = corpusFiles();
+  if (files.empty())
+    GTEST_SKIP() << "corpus not found at " << DXBC_CORPUS_DIR;
+  uint32_t state = 0x9e3779b9;
+  auto random = [&] {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state;
+  };
+  const char alphabet[] = "xyzw0123456789.,-|[](){}:=+* \nlrvo_#";
+  uint32_t failures = 0;
+  for (size_t f = 0; f < files.size(); f += 3) {
+    std::vector<uint8_t> bytes = readBytes(fs::path(DXBC_CORPUS_DIR) / files[f]);
+    std::string text;
+    ASSERT_TRUE(dxbc::sm::disassembleContainer(bytes, text).ok());
+    uint32_t lines = uint32_t(std::count(text.begin(), text.end(), '\n')) + 1;
+    for (int variant = 0; variant < 4; variant++) {
+      std::string garbled = text;
+      for (int edits = 0; edits < 4; edits++) {
+        size_t at = random() % garbled.size();
+        switch (random() % 3) {
+          case 0: garbled[at] = alphabet[random() % (sizeof(alphabet) - 1)]; break;
+          case 1: garbled.erase(at, 1 + random() % 8); break;
+          default: garbled.insert(at, 1, alphabet[random() % (sizeof(alphabet) - 1)]); break;
+        }
+      }
+      std::vector<uint8_t> container;
+      dxbc::sm::AssemblyResult result = dxbc::sm::assembleContainer(garbled, container);
+      if (!result.ok) {
+        failures++;
+        EXPECT_GE(result.error.line, 1u);
+        EXPECT_LE(result.error.line, lines + 8);
+        EXPECT_FALSE(result.error.message.empty());
+      } else {
+        dxbc::ContainerReader reader;
+        EXPECT_TRUE(dxbc::ContainerReader::parse(container, reader).ok());
+      }
+    }
+  }
+  EXPECT_GT(failures, 0u);   // the edits do break things; errors are what is tested
+}
+
+}  // namespace
