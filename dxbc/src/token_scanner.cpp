@@ -302,7 +302,7 @@ private:
       return literalType(src.immediate[component]);
     if (src.type == operand::Temp && src.indexCount) {
       const size_t slot = size_t(src.indices[0]) * 4 + component;
-      return slot < m_temps.size() ? m_temps[slot] : kTypeUnknown;
+      return slot < m_temps.size() ? m_temps[slot] : uint8_t(kTypeUnknown);
     }
     return kTypeUnknown;
   }
