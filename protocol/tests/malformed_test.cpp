@@ -238,9 +238,14 @@ TEST_F(Fixture, ArenaQuotaBoundsDecodedMemory) {
 }
 
 TEST(Writer, OverflowIsStickyAndReported) {
-  uint8_t buf[12];
+  uint8_t buf[20];
   CommandWriter w(buf, sizeof buf);
-  EXPECT_TRUE(encode_ID3D11DeviceContext_Draw(w, 0, 3, 0) || true);
+  EXPECT_TRUE(encode_ID3D11DeviceContext_Draw(w, 1, 3, 0));  // select 8 + draw 12: exactly full
+  EXPECT_EQ(w.size(), 20u);
+  EXPECT_FALSE(encode_ID3D11DeviceContext_Draw(w, 1, 3, 0));
+  EXPECT_FALSE(w.ok());
+  w.clear();
+  EXPECT_TRUE(w.ok());
   CommandWriter small(buf, 8);
   EXPECT_FALSE(encode_ID3D11DeviceContext_DrawIndexed(small, 1, 3, 0, 0));
   EXPECT_FALSE(small.ok());
