@@ -41,8 +41,8 @@ class Emitter:
         shown = [p for p in meth.params if p.kind not in ('implied', 'local_out')]
         meth.sig = [p for p in shown]
         meth.wire = [p for p in shown if p.kind == 'count'] + \
-            [p for p in shown if p.kind not in ('count', 'out_scalar', 'out_struct', 'out_blob')]
-        meth.outs = [p for p in shown if p.kind in ('out_scalar', 'out_struct', 'out_blob')]
+            [p for p in shown if p.kind not in ('count', 'out_scalar', 'out_struct', 'out_blob', 'out_payload')]
+        meth.outs = [p for p in shown if p.kind in ('out_scalar', 'out_struct', 'out_blob', 'out_payload')]
         meth.ins = [p for p in shown if p not in meth.outs]
         meth.cname = cident(meth.key)
         meth.iface_id = self.m.iface_id(meth.iface) if meth.iface else 0
@@ -77,6 +77,8 @@ class Emitter:
             return '%s*' % p.type
         if k == 'out_blob':
             return 'void*'
+        if k == 'out_payload':
+            return 'Payload*'
         raise ValueError(k)
 
     def params_decl(self, meth, with_outs=True, self_first=True):
@@ -352,6 +354,9 @@ class Emitter:
                 out.append('  void* %s = c.arena.alloc(size_t(%s) ? size_t(%s) : 1);' % (p.name, p.size, p.size))
                 out.append('  if (!%s) return ErrorCode::QuotaExceeded;' % p.name)
                 out.append('  std::memset(%s, 0, size_t(%s));' % (p.name, p.size))
+            elif p.kind == 'out_payload':
+                out.append('  Payload %s_value{};' % p.name)
+                out.append('  Payload* %s = &%s_value;' % (p.name, p.name))
             else:
                 out.append('  %s %s_value{};' % (p.type, p.name))
                 out.append('  %s* %s = &%s_value;' % (p.type, p.name, p.name))
@@ -374,6 +379,8 @@ class Emitter:
                     out.append('    ' + self.put_scalar('*' + p.name, p.type))
                 elif p.kind == 'out_struct':
                     out.append('    put_%s(w, *%s);' % (p.type, p.name))
+                elif p.kind == 'out_payload':
+                    out.append('    w.payload(*%s);' % p.name)
                 else:
                     out.append('    w.payload(Payload::inlineBytes(%s, uint32_t(%s)));' % (p.name, p.size))
             out.append('    if (!w.end()) return ErrorCode::EncoderOverflow;')
@@ -490,6 +497,8 @@ class Emitter:
                 out.append('  { %s v{}; %s if (%s) *%s = v; }' % (p.type, self.get_scalar('v', p.type), p.name, p.name))
             elif p.kind == 'out_struct':
                 out.append('  { %s v{}; get_%s(r, c, v); if (%s && r.ok()) *%s = v; }' % (p.type, p.type, p.name, p.name))
+            elif p.kind == 'out_payload':
+                out.append('  { Payload pl = r.payload(0xfffffffdu); if (r.ok() && %s) *%s = pl; }  // inline data points into `data`' % (p.name, p.name))
             else:
                 out.append('  { Payload pl = r.payload(%s_capacity); if (r.ok() && !pl.isBulk && !pl.isNull && %s) std::memcpy(%s, pl.data, pl.size); }' % (p.name, p.name, p.name))
         if meth.ret != 'void':
@@ -932,7 +941,7 @@ class Emitter:
             return 'canonPayload(s, %s);' % p.name
         if k == 'string':
             return 'canonString(s, %s);' % p.name
-        if k in ('out_scalar', 'out_struct', 'out_blob'):
+        if k in ('out_scalar', 'out_struct', 'out_blob', 'out_payload'):
             return 's += "out";'
         raise ValueError(k)
 
@@ -1023,6 +1032,10 @@ class Emitter:
                     out.append('  %s %s' % (fill, self.canon_scalar('*' + p.name, p.type)))
                 elif p.kind == 'out_struct':
                     out.append('  fillRecord(*%s, f, 0); canonRecord(s, *%s);' % (p.name, p.name))
+                elif p.kind == 'out_payload':
+                    out.append('  static thread_local uint8_t %s_bytes[45];' % p.name)
+                    out.append('  for (auto& b : %s_bytes) b = uint8_t(f.next());' % p.name)
+                    out.append('  *%s = Payload::inlineBytes(%s_bytes, sizeof(%s_bytes)); canonPayload(s, *%s);' % (p.name, p.name, p.name, p.name))
                 else:
                     out.append('  for (uint32_t i = 0; i < uint32_t(%s); i++) static_cast<uint8_t*>(%s)[i] = uint8_t(i * 13 + 1);' % (p.size, p.name))
                     out.append('  canonBytes(s, %s, size_t(%s));' % (p.name, p.size))
@@ -1118,6 +1131,8 @@ class Emitter:
                     out.append('  const WCHAR* %s = %s ? nullptr : %s_s;' % (n, opt, n))
             elif k in ('out_scalar', 'out_struct'):
                 out.append('  %s %s_v{}; %s* %s = &%s_v;' % (p.type, n, p.type, n, n))
+            elif k == 'out_payload':
+                out.append('  Payload %s_v{}; Payload* %s = &%s_v;' % (n, n, n))
             else:
                 raise ValueError(k)
         enc_args = ', '.join((['self'] if meth.iface else []) + [p.name for p in meth.sig if p not in meth.outs])
@@ -1135,6 +1150,7 @@ class Emitter:
                 out.append('  std::string s;')
                 for p in meth.outs:
                     out.append('  ' + (self.canon_scalar('*' + p.name, p.type) if p.kind == 'out_scalar'
+                                       else 'canonPayload(s, *%s);' % p.name if p.kind == 'out_payload'
                                        else 'canonRecord(s, *%s);' % p.name))
                 out.append('  ASSERT_FALSE(h.rec.outs.empty()); EXPECT_EQ(s, h.rec.outs.back());')
             if meth.ret != 'void':

@@ -299,3 +299,25 @@ TEST(Tables, ErrorNamesAreStableAndDistinct) {
   EXPECT_STREQ(errorName(ErrorCode::Truncated), "truncated");
   EXPECT_STREQ(errorName(ErrorCode(9999)), "unknown-error");
 }
+
+TEST_F(Fixture, MapReadReplyCarriesPitchesAndBytes) {
+  std::vector<uint8_t> replies;
+  ctx.replies = &replies;
+  uint8_t buf[64];
+  CommandWriter w(buf, sizeof buf);
+  ASSERT_TRUE(encode_ID3D11DeviceContext_Map(w, context, texture, 0, D3D11_MAP_READ, 0));
+  ASSERT_EQ(run(buf, w.size()).code, ErrorCode::Ok);
+  ASSERT_EQ(rec.outs.size(), 1u);
+  HRESULT hr = 0;
+  UINT row = 0, depth = 0;
+  Payload data;
+  ASSERT_EQ(decodeReply_ID3D11DeviceContext_Map(replies.data(), replies.size(), &hr, &row, &depth, &data), ErrorCode::Ok);
+  EXPECT_FALSE(data.isNull);
+  EXPECT_EQ(data.size, 45u);
+  std::string s;
+  canonInt(s, row); canonInt(s, depth); canonPayload(s, data);
+  EXPECT_EQ(s, rec.outs[0]);
+  // A reply cut anywhere is refused, never read past its end.
+  for (size_t n = 0; n < replies.size(); n++)
+    EXPECT_NE(decodeReply_ID3D11DeviceContext_Map(replies.data(), n, &hr, &row, &depth, &data), ErrorCode::Ok) << n;
+}
