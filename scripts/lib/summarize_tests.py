@@ -42,7 +42,9 @@ def summarize(build_dirs, since):
         label = os.path.basename(os.path.normpath(build_dir))
         for test in meson_results(build_dir, since):
             name, result = test['name'], test['result']
-            xml_path = os.path.join(build_dir, name + '.xml')
+            # Meson names the report after the test's own name, without the
+            # 'project:suite / ' prefix of the log, in the build directory.
+            xml_path = os.path.join(build_dir, name.split(' / ')[-1] + '.xml')
             fresh_xml = os.path.exists(xml_path) and os.path.getmtime(xml_path) >= since
             case_failures = 0
             if fresh_xml:
