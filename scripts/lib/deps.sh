@@ -8,6 +8,7 @@ NPT_DEBIAN_PACKAGES=(
   xvfb xauth libgl1-mesa-dri mesa-vulkan-drivers
   vkd3d-compiler spirv-tools glslang-tools
   libgtest-dev googletest libbenchmark-dev libpng-dev
+  clang libclang-rt-14-dev
 )
 
 npt_missing_packages() {
