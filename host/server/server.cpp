@@ -1,4 +1,5 @@
 #include "server.h"
+#include "connection_token.h"
 
 #include <cerrno>
 #include <csignal>
@@ -43,15 +44,6 @@ std::string random_token() {
     s += hex;
   }
   return s;
-}
-
-bool tokens_equal(const char* a, const std::string& b) {
-  // Constant time: the token guards the TCP port against other local users.
-  size_t n = strnlen(a, 64);
-  uint8_t diff = n != b.size();
-  for (size_t i = 0; i < b.size(); i++)
-    diff |= uint8_t(i < n ? a[i] : 0) ^ uint8_t(b[i]);
-  return diff == 0;
 }
 
 }

@@ -1,6 +1,7 @@
 #define _CRT_RAND_S  // rand_s: the token must not be guessable
 #include <cstdlib>
 #include "server_win32.h"
+#include "connection_token.h"
 
 #include <cstdio>
 #include <cstring>
@@ -30,14 +31,6 @@ std::string random_token() {
     s += hex;
   }
   return s;
-}
-
-bool tokens_equal(const char* a, const std::string& b) {
-  size_t n = strnlen(a, 64);
-  uint8_t diff = n != b.size();
-  for (size_t i = 0; i < b.size(); i++)
-    diff |= uint8_t(i < n ? a[i] : 0) ^ uint8_t(b[i]);
-  return diff == 0;
 }
 
 }
