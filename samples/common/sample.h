@@ -44,6 +44,10 @@ namespace npt::samples {
 
     // Full-target viewport, the common case.
     void setFullViewport() const;
+
+    // A depth(-stencil) buffer the size of the target, and its view.
+    Status createDepthBuffer(DXGI_FORMAT format, ComPtr<ID3D11Texture2D>& texture,
+                             ComPtr<ID3D11DepthStencilView>& view) const;
   };
 
   class Sample {

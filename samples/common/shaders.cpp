@@ -107,4 +107,19 @@ namespace npt::samples {
     context->RSSetViewports(1, &viewport);
   }
 
+  Status SampleContext::createDepthBuffer(DXGI_FORMAT format, ComPtr<ID3D11Texture2D>& texture,
+                                          ComPtr<ID3D11DepthStencilView>& view) const {
+    D3D11_TEXTURE2D_DESC desc = {};
+    desc.Width = width;
+    desc.Height = height;
+    desc.MipLevels = 1;
+    desc.ArraySize = 1;
+    desc.Format = format;
+    desc.SampleDesc.Count = 1;
+    desc.BindFlags = D3D11_BIND_DEPTH_STENCIL;
+    NPT_CHECK_HR(device->CreateTexture2D(&desc, nullptr, texture.put()));
+    NPT_CHECK_HR(device->CreateDepthStencilView(texture.get(), nullptr, view.put()));
+    return Status::ok();
+  }
+
 }

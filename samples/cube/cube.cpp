@@ -51,16 +51,7 @@ namespace npt::samples {
         sampler.ComparisonFunc = D3D11_COMPARISON_NEVER;
         NPT_CHECK_HR(sc.device->CreateSamplerState(&sampler, m_sampler.put()));
 
-        D3D11_TEXTURE2D_DESC depthDesc = {};
-        depthDesc.Width = sc.width;
-        depthDesc.Height = sc.height;
-        depthDesc.MipLevels = 1;
-        depthDesc.ArraySize = 1;
-        depthDesc.Format = DXGI_FORMAT_D32_FLOAT;
-        depthDesc.SampleDesc.Count = 1;
-        depthDesc.BindFlags = D3D11_BIND_DEPTH_STENCIL;
-        NPT_CHECK_HR(sc.device->CreateTexture2D(&depthDesc, nullptr, m_depth.put()));
-        NPT_CHECK_HR(sc.device->CreateDepthStencilView(m_depth.get(), nullptr, m_depthView.put()));
+        NPT_CHECK_STATUS(sc.createDepthBuffer(DXGI_FORMAT_D32_FLOAT, m_depth, m_depthView));
 
         D3D11_DEPTH_STENCIL_DESC depthState = {};
         depthState.DepthEnable = TRUE;

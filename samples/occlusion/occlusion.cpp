@@ -50,16 +50,7 @@ namespace npt::samples {
         NPT_CHECK_STATUS(sc.createVertexShader(kShaderSource, kShaderSourceName, "vs_rect", m_vs));
         NPT_CHECK_STATUS(sc.createPixelShader(kShaderSource, kShaderSourceName, "ps_rect", m_ps));
 
-        D3D11_TEXTURE2D_DESC depthDesc = {};
-        depthDesc.Width = sc.width;
-        depthDesc.Height = sc.height;
-        depthDesc.MipLevels = 1;
-        depthDesc.ArraySize = 1;
-        depthDesc.Format = DXGI_FORMAT_D24_UNORM_S8_UINT;
-        depthDesc.SampleDesc.Count = 1;
-        depthDesc.BindFlags = D3D11_BIND_DEPTH_STENCIL;
-        NPT_CHECK_HR(sc.device->CreateTexture2D(&depthDesc, nullptr, m_depth.put()));
-        NPT_CHECK_HR(sc.device->CreateDepthStencilView(m_depth.get(), nullptr, m_depthView.put()));
+        NPT_CHECK_STATUS(sc.createDepthBuffer(DXGI_FORMAT_D24_UNORM_S8_UINT, m_depth, m_depthView));
 
         D3D11_DEPTH_STENCIL_DESC depthState = {};
         depthState.DepthEnable = TRUE;
