@@ -346,6 +346,24 @@ uint64_t shaderFeatureFlags(const ShaderInfo& info) {
   return flags;
 }
 
+Status addSignatureChunks(ContainerWriter& writer, ProgramType type, const RebuiltSignatures& sigs) {
+  std::vector<uint8_t> chunk;
+  auto add = [&](SignatureKind kind, const Signature& signature, SignatureFormat format) {
+    Status s = writeSignature(signature, format, chunk);
+    if (s.ok())
+      writer.addChunk(signatureTag(kind, format), std::span<const uint8_t>(chunk));
+    return s;
+  };
+  Status status = add(SignatureKind::Input, sigs.input, sigs.inputFormat);
+  if (status.ok() && type == ProgramType::Domain)
+    status = add(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
+  if (status.ok())
+    status = add(SignatureKind::Output, sigs.output, sigs.outputFormat);
+  if (status.ok() && type == ProgramType::Hull)
+    status = add(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
+  return status;
+}
+
 Status rebuildContainer(std::span<const uint8_t> tokenBytes, const DdiSignatures& ddi,
                         std::vector<uint8_t>& out, RebuiltSignatures* signatures) {
   ShaderCode code;
@@ -364,21 +382,7 @@ Status rebuildContainer(std::span<const uint8_t> tokenBytes, const DdiSignatures
     return status;
 
   ContainerWriter writer;
-  std::vector<uint8_t> chunk;
-  auto addSignature = [&](SignatureKind kind, const Signature& signature, SignatureFormat format) {
-    Status s = writeSignature(signature, format, chunk);
-    if (s.ok())
-      writer.addChunk(signatureTag(kind, format), std::span<const uint8_t>(chunk));
-    return s;
-  };
-  // Chunk order as fxc writes it (domain shaders: patch constants before outputs).
-  status = addSignature(SignatureKind::Input, sigs.input, sigs.inputFormat);
-  if (status.ok() && info.type == ProgramType::Domain)
-    status = addSignature(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
-  if (status.ok())
-    status = addSignature(SignatureKind::Output, sigs.output, sigs.outputFormat);
-  if (status.ok() && info.type == ProgramType::Hull)
-    status = addSignature(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
+  status = addSignatureChunks(writer, info.type, sigs);
   if (!status.ok())
     return status;
   const uint64_t features = shaderFeatureFlags(info);

@@ -83,24 +83,8 @@ AssemblyResult assembleContainer(std::string_view text, std::vector<uint8_t>& co
     sigs.patchConstantFormat =
         formatFor(sigs.patchConstant, SignatureKind::PatchConstant, sigs.patchConstantFormat);
   }
-  bool patchConstants = info.type == ProgramType::Hull || info.type == ProgramType::Domain;
-
   ContainerWriter writer;
-  std::vector<uint8_t> chunk;
-  auto addSignature = [&](SignatureKind kind, const Signature& signature, SignatureFormat format) {
-    Status s = writeSignature(signature, format, chunk);
-    if (s.ok())
-      writer.addChunk(signatureTag(kind, format), std::span<const uint8_t>(chunk));
-    return s;
-  };
-  // fxc's chunk order: domain shaders put patch constants before outputs.
-  status = addSignature(SignatureKind::Input, sigs.input, sigs.inputFormat);
-  if (status.ok() && patchConstants && info.type == ProgramType::Domain)
-    status = addSignature(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
-  if (status.ok())
-    status = addSignature(SignatureKind::Output, sigs.output, sigs.outputFormat);
-  if (status.ok() && patchConstants && info.type == ProgramType::Hull)
-    status = addSignature(SignatureKind::PatchConstant, sigs.patchConstant, sigs.patchConstantFormat);
+  status = addSignatureChunks(writer, info.type, sigs);
   if (!status.ok())
     return failure(std::string("cannot write signatures: ") + status.reason);
   FourCC tag = options.forceShex ? tag::SHEX : shaderChunkTagFor(info.major);

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "dxbc/container.h"
 #include "dxbc/ddi_signature.h"
 #include "dxbc/shader_code.h"
 #include "dxbc/signature.h"
@@ -68,6 +69,11 @@ uint32_t systemValueSemanticIndex(uint32_t sbName, uint32_t registerIndex,
 // precision, 11.1 double and shader extensions, stencil-reference output, array indices
 // written by vertex/domain shaders.
 uint64_t shaderFeatureFlags(const ShaderInfo& info);
+
+// Adds the signature chunks in fxc's order (input; patch constants before the outputs
+// of a domain shader, after those of a hull shader; output). Shared by the rebuild and
+// the assembler so that both write the same chunk layout.
+Status addSignatureChunks(ContainerWriter& writer, ProgramType type, const RebuiltSignatures& sigs);
 
 // Whole pipeline: parse the tokens, scan, rebuild signatures, write the container
 // (signature chunks, then SHDR/SHEX) with its checksum. out is replaced.
