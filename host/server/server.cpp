@@ -1,5 +1,5 @@
 #include "server.h"
-#include "connection_token.h"
+#include "hello_checks.h"
 
 #include <cerrno>
 #include <csignal>
@@ -198,14 +198,8 @@ void Server::accept_guest(int listener, bool tcp) {
   Hello hello = {};
   if (!conn.recv_all(&hello, sizeof(hello), 2000))
     return;
-  if (hello.magic != kHelloMagic)
-    return refuse(ConnectError::BadMagic, connect_error_name(ConnectError::BadMagic));
-  if (hello.version != kVersion)
-    return refuse(ConnectError::BadVersion, connect_error_name(ConnectError::BadVersion));
-  if (tcp && !tokens_equal(hello.token, m_token))
-    return refuse(ConnectError::BadToken, connect_error_name(ConnectError::BadToken));
-  if (m_contexts.size() >= m_config.max_contexts)
-    return refuse(ConnectError::TooManyContexts, connect_error_name(ConnectError::TooManyContexts));
+  if (auto refusal = check_hello(hello, tcp ? &m_token : nullptr, m_contexts.size(), m_config.max_contexts))
+    return refuse(*refusal, connect_error_name(*refusal));
 
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };

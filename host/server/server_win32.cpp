@@ -1,7 +1,7 @@
 #define _CRT_RAND_S  // rand_s: the token must not be guessable
 #include <cstdlib>
 #include "server_win32.h"
-#include "connection_token.h"
+#include "hello_checks.h"
 
 #include <cstdio>
 #include <cstring>
@@ -104,14 +104,8 @@ void Win32Server::accept_guest(Socket conn) {
   Hello hello = {};
   if (!conn.recv_all(&hello, sizeof(hello), 2000))
     return;
-  if (hello.magic != kHelloMagic)
-    return refuse(ConnectError::BadMagic, connect_error_name(ConnectError::BadMagic));
-  if (hello.version != kVersion)
-    return refuse(ConnectError::BadVersion, connect_error_name(ConnectError::BadVersion));
-  if (!tokens_equal(hello.token, m_token))
-    return refuse(ConnectError::BadToken, connect_error_name(ConnectError::BadToken));
-  if (m_contexts.size() >= m_config.max_contexts)
-    return refuse(ConnectError::TooManyContexts, connect_error_name(ConnectError::TooManyContexts));
+  if (auto refusal = check_hello(hello, &m_token, m_contexts.size(), m_config.max_contexts))
+    return refuse(*refusal, connect_error_name(*refusal));
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };
   const char* message = nullptr;
