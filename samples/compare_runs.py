@@ -7,7 +7,9 @@ same script serves two purposes: with no --b-env it proves a sample is
 deterministic (the precondition of every equality test), and with
 --b-dll-dir DIR (run B gets a copy of the program next to DIR's DLLs and
 WINEDLLOVERRIDES=d3d11,dxgi=n,b) it compares direct rendering with rendering
-through Neptune's d3d11.dll/dxgi.dll. A difference names
+through Neptune's d3d11.dll/dxgi.dll; --b-server EXE also starts that
+render server (neptune-server.exe, under the same wrapper) for run B and
+points the guest runtime at it with NPT_SERVER. A difference names
 the frame and the first differing pixel and keeps both runs' PNG and raw files.
 
 The programs are Windows executables: they run through $MESON_EXE_WRAPPER
@@ -22,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 FRAME_LINE = re.compile(r"^frame (\d+) ([0-9a-f]{16})\s*$")
 
@@ -51,6 +54,44 @@ def run_sample(wrapper, exe, args, out_dir, extra_env):
         if match:
             frames[int(match.group(1))] = match.group(2)
     return returncode, frames, output
+
+
+class Server:
+    """A render server for run B: started before the run, its log kept beside
+    the frames, stopped (and its exit checked) afterwards."""
+
+    def __init__(self, wrapper, exe, work):
+        self.socket = os.path.join(work, "npt")
+        self.log_path = os.path.join(work, "server.log")
+        self.log = open(self.log_path, "w")
+        env = dict(os.environ)
+        env.setdefault("WINEDEBUG", "-all")
+        self.process = subprocess.Popen(wrapper + [exe, "--socket", wine_path(self.socket)], env=env,
+                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
+        # The server writes its rendezvous file once it accepts guests.
+        deadline = time.monotonic() + 60
+        while not os.path.exists(self.socket + ".tcp"):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not start; its log:\n" + self.output())
+            time.sleep(0.05)
+
+    def address(self):
+        return wine_path(self.socket)
+
+    def output(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
 
 
 def first_difference(path_a, path_b, width):
@@ -90,7 +131,7 @@ def program_for_b(exe, dll_dir, work):
     return os.path.join(bin_dir, os.path.basename(exe))
 
 
-def compare(wrapper, exe, args, width, b_env, b_dll_dir, keep_root):
+def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root):
     name = os.path.basename(exe)
     work = tempfile.mkdtemp(prefix="npt-compare-%s-" % name, dir=keep_root)
     dir_a, dir_b = os.path.join(work, "a"), os.path.join(work, "b")
@@ -99,7 +140,20 @@ def compare(wrapper, exe, args, width, b_env, b_dll_dir, keep_root):
     exe_b = program_for_b(exe, b_dll_dir, work)
     # One after the other: the runs must not share anything but the inputs.
     rc_a, frames_a, log_a = run_sample(wrapper, exe, args, dir_a, {})
-    rc_b, frames_b, log_b = run_sample(wrapper, exe_b, args, dir_b, b_env)
+    server = None
+    if b_server:
+        try:
+            server = Server(wrapper, b_server, work)
+        except RuntimeError as error:
+            return "FAIL", [str(error), "kept in %s" % work]
+        b_env = dict(b_env, NPT_SERVER=server.address())
+    try:
+        rc_b, frames_b, log_b = run_sample(wrapper, exe_b, args, dir_b, b_env)
+    finally:
+        if server:
+            server.stop()
+    if server and rc_b != 0:
+        log_b += "\n--- server log ---\n" + server.output()
 
     problems = []
     if rc_a == 77 and rc_b == 77:
@@ -137,6 +191,8 @@ def main():
                         help="environment of run B only (e.g. WINEDLLOVERRIDES=d3d11,dxgi=n,b)")
     parser.add_argument("--b-dll-dir", default=None, metavar="DIR",
                         help="run B loads the DLLs in DIR (our d3d11.dll/dxgi.dll) instead of the system's")
+    parser.add_argument("--b-server", default=None, metavar="EXE",
+                        help="start this render server for run B and set NPT_SERVER for it")
     parser.add_argument("--keep-dir", default=None, help="where differing runs are kept (default: temp dir)")
     parser.add_argument("--check", action="store_true", help="pass --check to both runs")
     parser.add_argument("--jobs", type=int, default=2)
@@ -151,7 +207,7 @@ def main():
 
     failed = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.keep_dir) for exe in options.exes]
+        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.b_server, options.keep_dir) for exe in options.exes]
         for job in jobs:
             verdict, lines = job.result()
             failed |= verdict == "FAIL"
