@@ -14,3 +14,4 @@
 #include "triton/ddi/tables.h"
 #include "triton/ddi/device.h"
 #include "triton/ddi/caps.h"
+#include "triton/ddi/versions.h"

@@ -1,0 +1,102 @@
+// GetCaps: every D3D10_2DDICAPS_TYPE up to D3D11.1, answered from the target device's
+// own feature data (the probe device of the adapter).
+
+#include <cstring>
+
+#include "adapter.h"
+#include "entries.h"
+#include "log.h"
+
+namespace triton::driver {
+
+namespace ddi = triton::ddi;
+
+namespace {
+
+template <class Data>
+bool feature(ID3D11Device* device, D3D11_FEATURE id, Data& data) {
+  std::memset(&data, 0, sizeof(data));
+  return SUCCEEDED(device->CheckFeatureSupport(id, &data, sizeof(data)));
+}
+
+template <class Out>
+HRESULT answer(const ddi::D3D10_2DDIARG_GETCAPS& args, const Out& value) {
+  if (!args.pData || args.DataSize < sizeof(Out))
+    return E_INVALIDARG;
+  std::memcpy(args.pData, &value, sizeof(Out));
+  return S_OK;
+}
+
+}  // namespace
+
+namespace entry {
+
+HRESULT TRITON_APIENTRY getCaps(ddi::D3D10DDI_HADAPTER hAdapter, const ddi::D3D10_2DDIARG_GETCAPS* args) {
+  Adapter* adapter = adapterOf(hAdapter);
+  if (!adapter || !args)
+    return E_INVALIDARG;
+  TargetDevice* target = adapter->probe();
+  if (!target)
+    return E_FAIL;
+  ID3D11Device* device = target->device();
+
+  switch (args->Type) {
+    case ddi::D3D11DDICAPS_THREADING: {
+      // Free-threaded creation is what the target promises; driver command lists are
+      // not implemented, so the runtime emulates deferred contexts.
+      D3D11_FEATURE_DATA_THREADING threading;
+      ddi::D3D11DDI_THREADING_CAPS caps{};
+      if (feature(device, D3D11_FEATURE_THREADING, threading) && threading.DriverConcurrentCreates)
+        caps.Caps |= ddi::D3D11DDICAPS_FREETHREADED;
+      return answer(*args, caps);
+    }
+    case ddi::D3D11DDICAPS_SHADER: {
+      D3D11_FEATURE_DATA_DOUBLES doubles;
+      D3D11_FEATURE_DATA_D3D10_X_HARDWARE_OPTIONS options;
+      ddi::D3D11DDI_SHADER_CAPS caps{};
+      if (feature(device, D3D11_FEATURE_DOUBLES, doubles) && doubles.DoublePrecisionFloatShaderOps)
+        caps.Caps |= ddi::D3D11DDICAPS_SHADER_DOUBLES;
+      if (feature(device, D3D11_FEATURE_D3D10_X_HARDWARE_OPTIONS, options) &&
+          options.ComputeShaders_Plus_RawAndStructuredBuffers_Via_Shader_4_x)
+        caps.Caps |= ddi::D3D11DDICAPS_SHADER_COMPUTE_PLUS_RAW_AND_STRUCTURED_BUFFERS_IN_SHADER_4_X;
+      return answer(*args, caps);
+    }
+    case ddi::D3D11DDICAPS_3DPIPELINESUPPORT: {
+      ddi::D3D11DDI_3DPIPELINESUPPORT_CAPS caps{};
+      for (int level = 0; level <= adapter->highestPipelineLevel(); ++level)
+        caps.Caps |= ddi::D3D11DDI_ENCODE_3DPIPELINESUPPORT_CAP(ddi::D3D11DDI_3DPIPELINELEVEL(level));
+      return answer(*args, caps);
+    }
+    case ddi::D3D11_1DDICAPS_D3D11_OPTIONS: {
+      D3D11_FEATURE_DATA_D3D11_OPTIONS options;
+      ddi::D3D11_1DDI_D3D11_OPTIONS_DATA data{};
+      if (feature(device, D3D11_FEATURE_D3D11_OPTIONS, options))
+        data.OutputMergerLogicOp = options.OutputMergerLogicOp;
+      // Debug binaries have no API to go to; the runtime keeps them when this is FALSE.
+      data.AssignDebugBinarySupport = FALSE;
+      return answer(*args, data);
+    }
+    case ddi::D3D11_1DDICAPS_ARCHITECTURE_INFO: {
+      D3D11_FEATURE_DATA_ARCHITECTURE_INFO info;
+      ddi::D3D11_1DDI_ARCHITECTURE_INFO_DATA data{};
+      if (feature(device, D3D11_FEATURE_ARCHITECTURE_INFO, info))
+        data.TileBasedDeferredRenderer = info.TileBasedDeferredRenderer;
+      return answer(*args, data);
+    }
+    case ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT: {
+      D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT precision;
+      ddi::D3D11_DDI_SHADER_MIN_PRECISION_SUPPORT_DATA data{};
+      if (feature(device, D3D11_FEATURE_SHADER_MIN_PRECISION_SUPPORT, precision)) {
+        data.PixelShaderMinPrecision = precision.PixelShaderMinPrecision;
+        data.AllOtherStagesMinPrecision = precision.AllOtherShaderStagesMinPrecision;
+      }
+      return answer(*args, data);
+    }
+    default:
+      TRITON_LOG(Warn, "GetCaps: unknown caps type %u", unsigned(args->Type));
+      return E_INVALIDARG;
+  }
+}
+
+}  // namespace entry
+}  // namespace triton::driver

@@ -1,0 +1,67 @@
+#pragma once
+
+// One DDI device: the runtime's handles and callbacks, the target device, and the
+// little state the DDI splits differently from the API (the output-merger slots,
+// which the API sets in one call and the DDI in ranges).
+
+#include <d3d11_1.h>
+
+#include <memory>
+
+#include "objects.h"
+#include "target_device.h"
+
+namespace triton::driver {
+
+class Device {
+public:
+  Device(const ddi::D3D10DDIARG_CREATEDEVICE& args, std::unique_ptr<TargetDevice> target);
+  ~Device();
+
+  ID3D11Device* device() const { return device_; }
+  ID3D11DeviceContext* context() const { return context_; }
+  ID3D11Device1* device1() const { return target_->device1(); }
+  ID3D11DeviceContext1* context1() const { return target_->context1(); }
+  bool isD3D11_1() const { return tableKind_ == ddi::DeviceTableKind::D3D11_1; }
+  ddi::DeviceTableKind tableKind() const { return tableKind_; }
+
+  // Errors of DDI functions that return void go to the runtime through pfnSetErrorCb.
+  void setError(HRESULT hr) const;
+  // Reports an entry Triton does not translate yet: logged once per entry, E_NOTIMPL
+  // to the runtime.
+  void notImplemented(const char* entry) const;
+  // A target call failed: logged, and the error goes to the runtime.
+  void targetFailed(const char* entry, HRESULT hr) const;
+
+  // Output merger: the DDI sets RTVs, DSV and UAV ranges; the API takes them together.
+  void setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT numRtvs, UINT rtvsToUnbind,
+                       ddi::D3D10DDI_HDEPTHSTENCILVIEW dsv,
+                       const ddi::D3D11DDI_HUNORDEREDACCESSVIEW* uavs, const UINT* initialCounts,
+                       UINT uavStart, UINT numUavs, UINT uavRangeStart, UINT uavRangeSize);
+
+  // D3D10 text filter size: recorded; it only matters to TEXT_1BIT samplers, which
+  // the target API cannot express (CreateSampler refuses them).
+  UINT textFilterWidth = 1, textFilterHeight = 1;
+
+private:
+  ddi::DeviceTableKind tableKind_;
+  ddi::D3D10DDI_HRTCORELAYER coreLayer_;
+  const ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS* callbacks_;
+  std::unique_ptr<TargetDevice> target_;
+  ID3D11Device* device_;
+  ID3D11DeviceContext* context_;
+
+  static constexpr UINT kRenderTargetSlots = D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT;
+  static constexpr UINT kOutputMergerUavSlots = D3D11_1_UAV_SLOT_COUNT;
+  ComPtr<ID3D11RenderTargetView> rtvs_[kRenderTargetSlots];
+  ComPtr<ID3D11DepthStencilView> dsv_;
+  ComPtr<ID3D11UnorderedAccessView> uavs_[kOutputMergerUavSlots];
+};
+
+inline Device* deviceOf(ddi::D3D10DDI_HDEVICE handle) { return static_cast<Device*>(handle.pDrvPrivate); }
+
+// Fills the device table (and the DXGI table) the runtime asked for. False for an
+// interface version Triton does not implement.
+bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args);
+
+}  // namespace triton::driver

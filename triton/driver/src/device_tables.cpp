@@ -1,0 +1,257 @@
+// The device and DXGI tables Triton hands the runtime. Every member gets an entry:
+// the table tests check that no slot stays null.
+
+#include "device.h"
+#include "entries.h"
+
+namespace triton::driver {
+namespace {
+
+using namespace entry;
+
+// Members whose type is the same in the D3D11.0 and D3D11.1 tables.
+template <class Table>
+void fillShared(Table& t) {
+  t.pfnPsSetShaderResources = psSetShaderResources;
+  t.pfnPsSetShader = psSetShader;
+  t.pfnPsSetSamplers = psSetSamplers;
+  t.pfnVsSetShader = vsSetShader;
+  t.pfnDrawIndexed = drawIndexed;
+  t.pfnDraw = draw;
+  t.pfnDynamicIABufferMapNoOverwrite = resourceMap;
+  t.pfnDynamicIABufferUnmap = resourceUnmap;
+  t.pfnDynamicConstantBufferMapDiscard = resourceMap;
+  t.pfnDynamicIABufferMapDiscard = resourceMap;
+  t.pfnDynamicConstantBufferUnmap = resourceUnmap;
+  t.pfnIaSetInputLayout = iaSetInputLayout;
+  t.pfnIaSetVertexBuffers = iaSetVertexBuffers;
+  t.pfnIaSetIndexBuffer = iaSetIndexBuffer;
+  t.pfnDrawIndexedInstanced = drawIndexedInstanced;
+  t.pfnDrawInstanced = drawInstanced;
+  t.pfnDynamicResourceMapDiscard = resourceMap;
+  t.pfnDynamicResourceUnmap = resourceUnmap;
+  t.pfnGsSetShader = gsSetShader;
+  t.pfnIaSetTopology = iaSetTopology;
+  t.pfnStagingResourceMap = resourceMap;
+  t.pfnStagingResourceUnmap = resourceUnmap;
+  t.pfnVsSetShaderResources = vsSetShaderResources;
+  t.pfnVsSetSamplers = vsSetSamplers;
+  t.pfnGsSetShaderResources = gsSetShaderResources;
+  t.pfnGsSetSamplers = gsSetSamplers;
+  t.pfnSetRenderTargets = setRenderTargets;
+  t.pfnShaderResourceViewReadAfterWriteHazard = shaderResourceViewReadAfterWriteHazard;
+  t.pfnResourceReadAfterWriteHazard = resourceReadAfterWriteHazard;
+  t.pfnSetBlendState = setBlendState;
+  t.pfnSetDepthStencilState = setDepthStencilState;
+  t.pfnSetRasterizerState = setRasterizerState;
+  t.pfnQueryEnd = queryEnd;
+  t.pfnQueryBegin = queryBegin;
+  t.pfnSoSetTargets = soSetTargets;
+  t.pfnDrawAuto = drawAuto;
+  t.pfnSetViewports = setViewports;
+  t.pfnSetScissorRects = setScissorRects;
+  t.pfnClearRenderTargetView = clearRenderTargetView;
+  t.pfnClearDepthStencilView = clearDepthStencilView;
+  t.pfnSetPredication = setPredication;
+  t.pfnQueryGetData = queryGetData;
+  t.pfnGenMips = genMips;
+  t.pfnResourceCopy = resourceCopy;
+  t.pfnResourceResolveSubresource = resourceResolveSubresource;
+  t.pfnResourceMap = resourceMap;
+  t.pfnResourceUnmap = resourceUnmap;
+  t.pfnResourceIsStagingBusy = resourceIsStagingBusy;
+  t.pfnCalcPrivateResourceSize = calcPrivateResourceSize;
+  t.pfnCalcPrivateOpenedResourceSize = calcPrivateOpenedResourceSize;
+  t.pfnCreateResource = createResource;
+  t.pfnOpenResource = openResource;
+  t.pfnDestroyResource = destroyResource;
+  t.pfnCalcPrivateShaderResourceViewSize = calcPrivateShaderResourceViewSize;
+  t.pfnCreateShaderResourceView = createShaderResourceView;
+  t.pfnDestroyShaderResourceView = destroyShaderResourceView;
+  t.pfnCalcPrivateRenderTargetViewSize = calcPrivateRenderTargetViewSize;
+  t.pfnCreateRenderTargetView = createRenderTargetView;
+  t.pfnDestroyRenderTargetView = destroyRenderTargetView;
+  t.pfnCalcPrivateDepthStencilViewSize = calcPrivateDepthStencilViewSize;
+  t.pfnCreateDepthStencilView = createDepthStencilView;
+  t.pfnDestroyDepthStencilView = destroyDepthStencilView;
+  t.pfnCalcPrivateElementLayoutSize = calcPrivateElementLayoutSize;
+  t.pfnCreateElementLayout = createElementLayout;
+  t.pfnDestroyElementLayout = destroyElementLayout;
+  t.pfnDestroyBlendState = destroyBlendState;
+  t.pfnCalcPrivateDepthStencilStateSize = calcPrivateDepthStencilStateSize;
+  t.pfnCreateDepthStencilState = createDepthStencilState;
+  t.pfnDestroyDepthStencilState = destroyDepthStencilState;
+  t.pfnDestroyRasterizerState = destroyRasterizerState;
+  t.pfnDestroyShader = destroyShader;
+  t.pfnCalcPrivateSamplerSize = calcPrivateSamplerSize;
+  t.pfnCreateSampler = createSampler;
+  t.pfnDestroySampler = destroySampler;
+  t.pfnCalcPrivateQuerySize = calcPrivateQuerySize;
+  t.pfnCreateQuery = createQuery;
+  t.pfnDestroyQuery = destroyQuery;
+  t.pfnCheckFormatSupport = checkFormatSupport;
+  t.pfnCheckMultisampleQualityLevels = checkMultisampleQualityLevels;
+  t.pfnCheckCounterInfo = checkCounterInfo;
+  t.pfnCheckCounter = checkCounter;
+  t.pfnDestroyDevice = destroyDevice;
+  t.pfnSetTextFilterSize = setTextFilterSize;
+  t.pfnResourceConvert = resourceCopy;   // the target's copies convert within a format family
+  t.pfnDrawIndexedInstancedIndirect = drawIndexedInstancedIndirect;
+  t.pfnDrawInstancedIndirect = drawInstancedIndirect;
+  t.pfnCommandListExecute = commandListExecute;
+  t.pfnHsSetShaderResources = hsSetShaderResources;
+  t.pfnHsSetShader = hsSetShader;
+  t.pfnHsSetSamplers = hsSetSamplers;
+  t.pfnDsSetShaderResources = dsSetShaderResources;
+  t.pfnDsSetShader = dsSetShader;
+  t.pfnDsSetSamplers = dsSetSamplers;
+  t.pfnCheckDeferredContextHandleSizes = checkDeferredContextHandleSizes;
+  t.pfnCalcDeferredContextHandleSize = calcDeferredContextHandleSize;
+  t.pfnCalcPrivateDeferredContextSize = calcPrivateDeferredContextSize;
+  t.pfnCreateDeferredContext = createDeferredContext;
+  t.pfnAbandonCommandList = abandonCommandList;
+  t.pfnCalcPrivateCommandListSize = calcPrivateCommandListSize;
+  t.pfnCreateCommandList = createCommandList;
+  t.pfnDestroyCommandList = destroyCommandList;
+  t.pfnPsSetShaderWithIfaces = psSetShaderWithIfaces;
+  t.pfnVsSetShaderWithIfaces = vsSetShaderWithIfaces;
+  t.pfnGsSetShaderWithIfaces = gsSetShaderWithIfaces;
+  t.pfnHsSetShaderWithIfaces = hsSetShaderWithIfaces;
+  t.pfnDsSetShaderWithIfaces = dsSetShaderWithIfaces;
+  t.pfnCsSetShaderWithIfaces = csSetShaderWithIfaces;
+  t.pfnCreateComputeShader = createComputeShader;
+  t.pfnCsSetShader = csSetShader;
+  t.pfnCsSetShaderResources = csSetShaderResources;
+  t.pfnCsSetSamplers = csSetSamplers;
+  t.pfnCalcPrivateUnorderedAccessViewSize = calcPrivateUnorderedAccessViewSize;
+  t.pfnCreateUnorderedAccessView = createUnorderedAccessView;
+  t.pfnDestroyUnorderedAccessView = destroyUnorderedAccessView;
+  t.pfnClearUnorderedAccessViewUint = clearUnorderedAccessViewUint;
+  t.pfnClearUnorderedAccessViewFloat = clearUnorderedAccessViewFloat;
+  t.pfnCsSetUnorderedAccessViews = csSetUnorderedAccessViews;
+  t.pfnDispatch = dispatch;
+  t.pfnDispatchIndirect = dispatchIndirect;
+  t.pfnSetResourceMinLOD = setResourceMinLOD;
+  t.pfnCopyStructureCount = copyStructureCount;
+  t.pfnRecycleCommandList = recycleCommandList;
+  t.pfnRecycleCreateCommandList = recycleCreateCommandList;
+  t.pfnRecycleCreateDeferredContext = recycleCreateDeferredContext;
+  t.pfnRecycleDestroyCommandList = recycleDestroyCommandList;
+}
+
+void fill(ddi::D3D11DDI_DEVICEFUNCS& t) {
+  fillShared(t);
+  t.pfnDefaultConstantBufferUpdateSubresourceUP = resourceUpdateSubresourceUP;
+  t.pfnVsSetConstantBuffers = vsSetConstantBuffers;
+  t.pfnPsSetConstantBuffers = psSetConstantBuffers;
+  t.pfnGsSetConstantBuffers = gsSetConstantBuffers;
+  t.pfnHsSetConstantBuffers = hsSetConstantBuffers;
+  t.pfnDsSetConstantBuffers = dsSetConstantBuffers;
+  t.pfnCsSetConstantBuffers = csSetConstantBuffers;
+  t.pfnResourceCopyRegion = resourceCopyRegion;
+  t.pfnResourceUpdateSubresourceUP = resourceUpdateSubresourceUP;
+  t.pfnFlush = flush;
+  t.pfnRelocateDeviceFuncs = relocateDeviceFuncs11;
+  t.pfnCalcPrivateBlendStateSize = calcPrivateBlendStateSize10_1;
+  t.pfnCreateBlendState = createBlendState10_1;
+  t.pfnCalcPrivateRasterizerStateSize = calcPrivateRasterizerStateSize;
+  t.pfnCreateRasterizerState = createRasterizerState;
+  t.pfnCalcPrivateShaderSize = calcPrivateShaderSize;
+  t.pfnCreateVertexShader = createVertexShader;
+  t.pfnCreateGeometryShader = createGeometryShader;
+  t.pfnCreatePixelShader = createPixelShader;
+  t.pfnCalcPrivateGeometryShaderWithStreamOutput = calcPrivateGeometryShaderWithStreamOutput;
+  t.pfnCreateGeometryShaderWithStreamOutput = createGeometryShaderWithStreamOutput;
+  t.pfnResourceConvertRegion = resourceCopyRegion;
+  t.pfnCreateHullShader = createHullShader;
+  t.pfnCreateDomainShader = createDomainShader;
+  t.pfnCalcPrivateTessellationShaderSize = calcPrivateTessellationShaderSize;
+}
+
+void fill(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
+  fillShared(t);
+  t.pfnDefaultConstantBufferUpdateSubresourceUP = resourceUpdateSubresourceUP11_1;
+  t.pfnVsSetConstantBuffers = vsSetConstantBuffers11_1;
+  t.pfnPsSetConstantBuffers = psSetConstantBuffers11_1;
+  t.pfnGsSetConstantBuffers = gsSetConstantBuffers11_1;
+  t.pfnHsSetConstantBuffers = hsSetConstantBuffers11_1;
+  t.pfnDsSetConstantBuffers = dsSetConstantBuffers11_1;
+  t.pfnCsSetConstantBuffers = csSetConstantBuffers11_1;
+  t.pfnResourceCopyRegion = resourceCopyRegion11_1;
+  t.pfnResourceUpdateSubresourceUP = resourceUpdateSubresourceUP11_1;
+  t.pfnFlush = flush11_1;
+  t.pfnRelocateDeviceFuncs = relocateDeviceFuncs11_1;
+  t.pfnCalcPrivateBlendStateSize = calcPrivateBlendStateSize11_1;
+  t.pfnCreateBlendState = createBlendState11_1;
+  t.pfnCalcPrivateRasterizerStateSize = calcPrivateRasterizerStateSize11_1;
+  t.pfnCreateRasterizerState = createRasterizerState11_1;
+  t.pfnCalcPrivateShaderSize = calcPrivateShaderSize11_1;
+  t.pfnCreateVertexShader = createVertexShader11_1;
+  t.pfnCreateGeometryShader = createGeometryShader11_1;
+  t.pfnCreatePixelShader = createPixelShader11_1;
+  t.pfnCalcPrivateGeometryShaderWithStreamOutput = calcPrivateGeometryShaderWithStreamOutput11_1;
+  t.pfnCreateGeometryShaderWithStreamOutput = createGeometryShaderWithStreamOutput11_1;
+  t.pfnResourceConvertRegion = resourceCopyRegion11_1;
+  t.pfnCreateHullShader = createHullShader11_1;
+  t.pfnCreateDomainShader = createDomainShader11_1;
+  t.pfnCalcPrivateTessellationShaderSize = calcPrivateTessellationShaderSize11_1;
+  t.pfnDiscard = discard;
+  t.pfnAssignDebugBinary = assignDebugBinary;
+  t.pfnDynamicConstantBufferMapNoOverwrite = resourceMap;
+  t.pfnCheckDirectFlipSupport = checkDirectFlipSupport;
+  t.pfnClearView = clearView;
+}
+
+template <class DxgiTable>
+void fillDxgiBase(DxgiTable& t) {
+  t.pfnPresent = dxgiPresent;
+  t.pfnGetGammaCaps = dxgiGetGammaCaps;
+  t.pfnSetDisplayMode = dxgiSetDisplayMode;
+  t.pfnSetResourcePriority = dxgiSetResourcePriority;
+  t.pfnQueryResourceResidency = dxgiQueryResourceResidency;
+  t.pfnRotateResourceIdentities = dxgiRotateResourceIdentities;
+  t.pfnBlt = dxgiBlt;
+}
+
+}  // namespace
+
+bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
+  switch (ddi::deviceTableFor(args.Interface)) {
+    case ddi::DeviceTableKind::D3D11_0:
+      if (!args.p11DeviceFuncs)
+        return false;
+      fill(*args.p11DeviceFuncs);
+      break;
+    case ddi::DeviceTableKind::D3D11_1:
+      if (!args.p11_1DeviceFuncs)
+        return false;
+      fill(*args.p11_1DeviceFuncs);
+      break;
+    default:
+      return false;
+  }
+  switch (ddi::dxgiTableFor(args.Interface)) {
+    case ddi::DxgiTableKind::Dxgi1_1:
+      if (ddi::DXGI1_1_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions2) {
+        fillDxgiBase(*t);
+        t->pfnResolveSharedResource = dxgiResolveSharedResource;
+      }
+      break;
+    case ddi::DxgiTableKind::Dxgi1_2:
+      if (ddi::DXGI1_2_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions3) {
+        fillDxgiBase(*t);
+        t->pfnResolveSharedResource = dxgiResolveSharedResource;
+        t->pfnBlt1 = dxgiBlt1;
+        t->pfnOfferResources = dxgiOfferResources;
+        t->pfnReclaimResources = dxgiReclaimResources;
+        // The four multiplane-overlay members belong to WDDM 1.3 runtimes, whose tables
+        // come with a later interface version; a D3D11.1 runtime's table ends here.
+      }
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+}  // namespace triton::driver
