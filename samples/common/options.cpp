@@ -38,7 +38,8 @@ namespace npt::samples {
            "  --raw           with --out, also write <sample>-<frame>.rgba (RGBA8 rows)\n"
            "  --shaders DIR   directory holding assembled .dxbc shaders\n"
            "  --check         verify each frame's content, exit 1 on mismatch\n"
-           "  --quiet         print only the per-frame checksum lines\n";
+           "  --quiet         print only the per-frame checksum lines\n"
+           "  --readback-every N  read back every Nth frame (default 1); 0: the last frame only\n";
   }
 
   std::string parseOptions(int argc, char** argv, Options& options) {
@@ -65,6 +66,10 @@ namespace npt::samples {
         if (!next)
           return "--shaders needs a directory";
         options.shaderDir = next;
+        i++;
+      } else if (arg == "--readback-every") {
+        if (!parseUint(next, options.readbackEvery))
+          return "--readback-every needs an integer";
         i++;
       } else if (arg == "--raw") {
         options.raw = true;

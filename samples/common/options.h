@@ -16,6 +16,9 @@ namespace npt::samples {
     std::string shaderDir;   // where assembled .dxbc files live; empty: next to the exe
     bool        check = false;
     bool        quiet = false;
+    // Read back (and print) every Nth frame; 0 = the last frame only. Benchmarks use 0 so the
+    // frame loop has no synchronous readback except the one that ends the timed run.
+    uint32_t    readbackEvery = 1;
   };
 
   // Returns an empty string on success, otherwise a message for the user.
