@@ -514,18 +514,28 @@ class Emitter:
         return meth.ret if meth.policy == 'sync' else 'void'
 
     def dispatch_header(self):
-        out = [HEADER, '#pragma once', '', '#include "npt_types.h"', '#include "npt/protocol/wire.h"', '',
+        out = [HEADER, '#pragma once', '', '#include <vector>', '#include "npt_types.h"', '#include "npt/protocol/wire.h"', '',
                'namespace npt::protocol {', '',
                '  // The host executor implements this; the generated decoder calls it',
                '  // only with validated arguments: ids are live and of the right type,',
                '  // arrays hold exactly their count, required pointers are non-NULL.',
                '  class Dispatch {', '  public:', '    virtual ~Dispatch() = default;',
-               '    virtual void destroyObject(ObjectId id) = 0;']
+               '    virtual void destroyObject(ObjectId id) = 0;',
+               '    // Control commands (protocol/README.md, section 2), declared by hand in the generator.',
+               '    // QueryHostInfo (sync): fill `blob` with serializeHostInfo() output (host_info.h).',
+               '    virtual void queryHostInfo(std::vector<uint8_t>& blob) = 0;',
+               '    // BindPushSlot: `query` is a live ID3D11Asynchronous-family id; `slot` < DecodeContext::pushSlotCount.',
+               '    virtual void bindPushSlot(ObjectId query, uint32_t slot) = 0;',
+               '    // PresentBuffer: `texture` is a live ID3D11Texture2D-family id; interval and flags unchecked.',
+               '    virtual void presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) = 0;']
         for meth in self.remoted:
             out.append('    virtual %s %s(%s) = 0;  // %s' % (self.dispatch_ret(meth), meth.cname, self.params_decl(meth), meth.policy))
         out += ['  };', '', '  // Accepts everything and does nothing (benchmarks, smoke tests).',
                 '  class NullDispatch : public Dispatch {', '  public:',
-                '    void destroyObject(ObjectId) override { }']
+                '    void destroyObject(ObjectId) override { }',
+                '    void queryHostInfo(std::vector<uint8_t>& blob) override { blob.clear(); }',
+                '    void bindPushSlot(ObjectId, uint32_t) override { }',
+                '    void presentBuffer(ObjectId, uint32_t, uint32_t) override { }']
         for meth in self.remoted:
             r = self.dispatch_ret(meth)
             body = '{ }' if r == 'void' else '{ return %s{}; }' % r
@@ -563,7 +573,14 @@ class Emitter:
                 '  const GUID* interfaceIid(uint16_t id);',
                 '  const char* opcodeName(uint16_t opcode);',
                 '  const char* opcodePolicy(uint16_t opcode);  // async/create/sync, or nullptr',
-                '  void dispatchDestroy(Dispatch& d, uint32_t id);', '', '}']
+                '  void dispatchDestroy(Dispatch& d, uint32_t id);', '']
+        out.append('  // Largest value each enum type can hold ([dcl.enum] value range, 0 to 2^n-1):')
+        out.append('  // decoders refuse anything above it before converting (BadEnum).')
+        for name in self.m.enums:
+            mx = self.enum_max(name)
+            if mx is not None:
+                out.append('  constexpr uint32_t kEnumMax_%s = 0x%xu;' % (name, min(mx, 0xffffffff)))
+        out += ['', '}']
         return '\n'.join(out) + '\n'
 
     def guid_init(self, iid):
@@ -647,7 +664,7 @@ class Emitter:
 
     def encode_header(self):
         out = [HEADER, '#pragma once', '', '#include "npt_types.h"', '#include "npt/protocol/writer.h"',
-               '#include "npt/protocol/decoder.h"', '',
+               '#include "npt/protocol/decoder.h"', '#include "npt/protocol/control.h"', '',
                'namespace npt::protocol {', '',
                '  // Guest encoders: append one command (plus a SelectObject when the target',
                '  // object changes). false: the buffer is full or the arguments are invalid.']
@@ -1008,7 +1025,11 @@ class Emitter:
         out += ['', '  // Records each call as canonical text; fills outs with deterministic values.',
                 '  class RecordingDispatch : public Dispatch {', '  public:',
                 '    std::vector<std::string> calls;', '    std::vector<std::string> outs;',
-                '    void destroyObject(ObjectId id) override { calls.push_back("destroy(" + std::to_string(id) + ")"); }']
+                '    void destroyObject(ObjectId id) override { calls.push_back("destroy(" + std::to_string(id) + ")"); }',
+                '    // Control commands: recorded like methods; the host-info blob is 45 deterministic bytes.',
+                '    void queryHostInfo(std::vector<uint8_t>& blob) override;',
+                '    void bindPushSlot(ObjectId query, uint32_t slot) override;',
+                '    void presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) override;']
         for meth in self.remoted:
             out.append('    %s %s(%s) override;' % (self.dispatch_ret(meth), meth.cname, self.params_decl(meth)))
         out += ['  };', '', '}']
@@ -1020,6 +1041,21 @@ class Emitter:
         out += self.canon_records() + [''] + self.fill_records() + ['']
         for meth in self.remoted:
             out += self.canon_call(meth) + ['']
+        out += ['void RecordingDispatch::queryHostInfo(std::vector<uint8_t>& blob) {',
+                '  calls.push_back("QueryHostInfo()");',
+                '  Filler f(0x5); blob.resize(45);',
+                '  for (auto& b : blob) b = uint8_t(f.next());',
+                '  std::string s; canonBytes(s, blob.data(), blob.size()); outs.push_back(s);',
+                '}',
+                'void RecordingDispatch::bindPushSlot(ObjectId query, uint32_t slot) {',
+                '  std::string s = "BindPushSlot(query="; canonInt(s, query); s += ";slot="; canonInt(s, slot); s += ";)";',
+                '  calls.push_back(s);',
+                '}',
+                'void RecordingDispatch::presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) {',
+                '  std::string s = "PresentBuffer(texture="; canonInt(s, texture); s += ";interval="; canonInt(s, interval);',
+                '  s += ";flags="; canonInt(s, flags); s += ";)";',
+                '  calls.push_back(s);',
+                '}', '']
         for meth in self.remoted:
             r = self.dispatch_ret(meth)
             out.append('%s RecordingDispatch::%s(%s) {' % (r, meth.cname, self.params_decl(meth)))

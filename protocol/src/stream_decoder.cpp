@@ -1,6 +1,8 @@
 #include <cstring>
 
+#include "npt/protocol/control.h"
 #include "npt/protocol/decoder.h"
+#include "npt_dispatch.h"
 #include "npt_ids.h"
 
 namespace npt::protocol {
@@ -65,6 +67,33 @@ namespace npt::protocol {
       case OpNop:
         r.bytes(r.remaining());
         return ErrorCode::Ok;
+      case OpQueryHostInfo: {
+        if (!r.atEnd()) return ErrorCode::TrailingBytes;
+        m_hostInfo.clear();
+        m_dispatch.queryHostInfo(m_hostInfo);
+        return m_ctx.replies ? appendReply_QueryHostInfo(*m_ctx.replies, m_hostInfo) : ErrorCode::Ok;
+      }
+      case OpBindPushSlot: {
+        ObjectId query = r.u32();
+        uint32_t slot = r.u32();
+        if (!r.ok()) return r.error();
+        if (!r.atEnd()) return ErrorCode::TrailingBytes;
+        if (ErrorCode e = m_ctx.handles.check(query, Iface_ID3D11Asynchronous, false); e != ErrorCode::Ok) return e;
+        if (slot >= m_ctx.pushSlotCount) return ErrorCode::CountTooLarge;
+        m_dispatch.bindPushSlot(query, slot);
+        return ErrorCode::Ok;
+      }
+      case OpPresentBuffer: {
+        ObjectId texture = r.u32();
+        uint32_t interval = r.u32();
+        uint32_t flags = r.u32();
+        if (!r.ok()) return r.error();
+        if (!r.atEnd()) return ErrorCode::TrailingBytes;
+        if (ErrorCode e = m_ctx.handles.check(texture, Iface_ID3D11Texture2D, false); e != ErrorCode::Ok) return e;
+        // Interval (0..4) and flags are the presenter's to judge, like Present's.
+        m_dispatch.presentBuffer(texture, interval, flags);
+        return ErrorCode::Ok;
+      }
       default:
         return ErrorCode::UnknownOpcode;
     }

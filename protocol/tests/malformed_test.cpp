@@ -282,8 +282,9 @@ TEST(Tables, OpcodesNameTheirMethodAndPolicy) {
     remoted++;
     std::string p = policy;
     EXPECT_TRUE(p == "async" || p == "create" || p == "sync") << name;
-    if ((op >> 8) != kEntryInterfaceId)
+    if ((op >> 8) != kEntryInterfaceId) {
       EXPECT_EQ(std::string(name).rfind(std::string(interfaceName(uint16_t(op >> 8))) + "::", 0), 0u) << name;
+    }
   }
   EXPECT_GE(remoted, 150);
   EXPECT_STREQ(opcodeName(Op_ID3D11DeviceContext_DrawIndexed), "ID3D11DeviceContext::DrawIndexed");

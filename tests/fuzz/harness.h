@@ -33,4 +33,8 @@ Outcome runTransport(const uint8_t* data, size_t size);
 // code = protocol ErrorCode.
 Outcome runProtocol(const uint8_t* data, size_t size);
 
+// (d) Host info: the bytes as a QueryHostInfo blob, parsed as the guest does; an
+// accepted blob must serialize back to the same bytes. code = protocol ErrorCode.
+Outcome runHostInfo(const uint8_t* data, size_t size);
+
 }  // namespace npt::fuzz

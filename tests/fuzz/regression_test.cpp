@@ -56,3 +56,4 @@ void replay(const char* target, npt::fuzz::Outcome (*run)(const uint8_t*, size_t
 TEST(FuzzRegressions, Dxbc) { replay("dxbc", npt::fuzz::runDxbc, false); }
 TEST(FuzzRegressions, Transport) { replay("transport", npt::fuzz::runTransport, true); }
 TEST(FuzzRegressions, Protocol) { replay("protocol", npt::fuzz::runProtocol, true); }
+TEST(FuzzRegressions, HostInfo) { replay("hostinfo", npt::fuzz::runHostInfo, true); }

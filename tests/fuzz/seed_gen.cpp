@@ -1,7 +1,8 @@
 // Writes seed corpora for the protocol and transport targets from valid command
 // streams: the generated guest encoders for the protocol, and the guest's RingWriter
 // over a context's shared memory (in the transport target's input format) for the
-// transport. Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol and <dir>/transport)
+// transport, and serialized HostInfo structures for the host-info parser.
+// Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol, <dir>/transport, <dir>/hostinfo)
 
 #include <cstddef>
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include "neptune/transport/host_context.h"
 #include "neptune/transport/ring_writer.h"
+#include "npt/protocol/host_info.h"
 #include "npt/protocol/negotiation.h"
 #include "npt/protocol/writer.h"
 #include "npt_encode.h"
@@ -128,6 +130,12 @@ std::vector<std::vector<uint8_t>> protocolStreams() {
     w.u32(0);
     w.end();
   });
+  stream([](CommandWriter& w) {  // control commands: host info, push slots, present
+    encode_QueryHostInfo(w);
+    encode_BindPushSlot(w, Iface_ID3D11Query, 3);
+    encode_BindPushSlot(w, Iface_ID3D11Predicate, 4);
+    encode_PresentBuffer(w, Iface_ID3D11Texture2D, 1, 0);
+  });
   stream([](CommandWriter& w) { encodeHello(w, Capabilities::all()); });
   return streams;
 }
@@ -235,6 +243,50 @@ std::vector<std::vector<uint8_t>> transportSeeds() {
   return seeds;
 }
 
+// Host-info blobs as a host serializes them: an empty one and one shaped like
+// wined3d's answer (every feature, every format, one output with modes).
+std::vector<std::vector<uint8_t>> hostInfoSeeds() {
+  std::vector<std::vector<uint8_t>> seeds;
+  HostInfo info;
+  std::vector<uint8_t> blob;
+  serializeHostInfo(info, blob);
+  seeds.push_back(blob);
+  info.featureLevel = D3D_FEATURE_LEVEL_11_1;
+  for (uint32_t f = 0; f <= 19; f++) {
+    HostFeature feature;
+    feature.feature = D3D11_FEATURE(f);
+    feature.size = 4 * (1 + f % 6);
+    feature.data[0] = 1;
+    info.features.push_back(feature);
+  }
+  for (uint32_t f = 1; f <= 132; f++) {
+    HostFormat format;
+    format.format = DXGI_FORMAT(f);
+    format.support = 0x1ff;
+    format.qualityLevels = {1, 1, 1, 1, 0, 0};
+    info.formats.push_back(format);
+  }
+  const char16_t* name = u"Wine adapter";
+  for (size_t i = 0; name[i]; i++) info.adapter.description[i] = uint16_t(name[i]);
+  HostOutput output;
+  output.deviceName[0] = '\\';
+  output.desktopCoordinates = {0, 0, 1920, 1080};
+  output.attachedToDesktop = 1;
+  output.rotation = DXGI_MODE_ROTATION_IDENTITY;
+  for (UINT width : {640u, 1280u, 1920u}) {
+    DXGI_MODE_DESC mode = {};
+    mode.Width = width;
+    mode.Height = width * 9 / 16;
+    mode.RefreshRate = {60, 1};
+    mode.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    output.modes.push_back(mode);
+  }
+  info.outputs.push_back(output);
+  serializeHostInfo(info, blob);
+  seeds.push_back(blob);
+  return seeds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,10 +305,14 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i + 1 < protocol.size(); i++)
     all.insert(all.end(), protocol[i].begin(), protocol[i].end());
   save(root / "protocol" / "stream-all", all);
+  fs::create_directories(root / "hostinfo");
+  const auto hostInfo = hostInfoSeeds();
+  for (size_t i = 0; i < hostInfo.size(); i++)
+    save(root / "hostinfo" / ("blob-" + std::to_string(i)), hostInfo[i]);
   const auto transport = transportSeeds();
   for (size_t i = 0; i < transport.size(); i++)
     save(root / "transport" / ("context-" + std::to_string(i)), transport[i]);
-  std::printf("%zu protocol and %zu transport seeds in %s\n", protocol.size() + 1, transport.size(),
-              root.c_str());
+  std::printf("%zu protocol, %zu transport and %zu host-info seeds in %s\n", protocol.size() + 1, transport.size(),
+              hostInfo.size(), root.c_str());
   return 0;
 }

@@ -25,7 +25,7 @@ namespace npt::protocol {
     }
     template<typename T> NPT_INLINE T* allocArray(size_t n) {
       if (n > SIZE_MAX / sizeof(T)) return nullptr;
-      return static_cast<T*>(alloc(n * sizeof(T) ? n * sizeof(T) : 1, alignof(T)));
+      return static_cast<T*>(alloc(n ? n * sizeof(T) : 1, alignof(T)));
     }
 
   private:

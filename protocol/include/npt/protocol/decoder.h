@@ -18,6 +18,9 @@ namespace npt::protocol {
     uint16_t     selfIface = 0;
     const uint8_t* supportedIfaces = nullptr;  // bitmap by interface id; null = all compiled in
     std::vector<uint8_t>* replies = nullptr;   // where sync methods append replies
+    // Push slots of this context (transport geometry); BindPushSlot with a slot
+    // at or above it is CountTooLarge. The server sets it; the default accepts any.
+    uint32_t     pushSlotCount = UINT32_MAX;
 
     explicit DecodeContext(size_t arenaBytes = 4u << 20) : arena(arenaBytes) { }
   };
@@ -46,6 +49,7 @@ namespace npt::protocol {
     DecodeContext&       m_ctx;
     Dispatch&            m_dispatch;
     std::vector<uint8_t> m_copy;
+    std::vector<uint8_t> m_hostInfo;  // QueryHostInfo's blob, reused
   };
 
   // Generated: decodes one non-control command's arguments and dispatches it.

@@ -35,6 +35,9 @@ namespace npt::protocol {
     OpDestroyObject = 0x0002,  // u32 id: the guest dropped its last reference
     OpNop           = 0x0003,  // padding, any length
     OpHello         = 0x0004,  // capability negotiation (see negotiation.h)
+    OpQueryHostInfo = 0x0005,  // no arguments; sync: reply = host-info blob (host_info.h)
+    OpBindPushSlot  = 0x0006,  // u32 query id, u32 push slot: the host writes the query's results there
+    OpPresentBuffer = 0x0007,  // u32 texture id, u32 sync interval, u32 flags: present a guest back buffer
   };
 
   // Objects are named by guest-assigned 32-bit ids; 0 is NULL.
