@@ -1,0 +1,157 @@
+#pragma once
+
+// A runtime-simulating harness for Triton: it plays Microsoft's D3D11 runtime. It loads
+// the driver DLL, opens the adapter through OpenAdapter10_2 with adapter callbacks it
+// implements, negotiates versions, creates devices with the core-layer, kernel-thunk
+// and DXGI callback tables it owns, allocates every object's private memory from the
+// driver's CalcPrivate*Size answers, and maps D3D11 API descriptions onto the DDI
+// arguments the way the runtime does (mip lists, DDI bind/CPU/misc flags, cube
+// dimensions, semantic -> input register, shaders stripped to tokens plus name-less
+// signature entries of the interface's stride).
+
+#include <windows.h>
+#include <d3d11_1.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "triton/ddi/ddi.h"
+
+namespace triton::harness {
+
+namespace ddi = triton::ddi;
+
+// The loaded driver DLL.
+class Driver {
+public:
+  ~Driver();
+  static HRESULT load(const std::string& path, std::unique_ptr<Driver>& out);
+  ddi::PFND3D10DDI_OPENADAPTER openAdapter10_2 = nullptr;
+
+private:
+  HMODULE module_ = nullptr;
+};
+
+class Adapter {
+public:
+  ~Adapter();
+  // OpenAdapter10_2 with the D3D11.1 runtime's interface and version.
+  HRESULT open(Driver& driver);
+  std::vector<UINT64> supportedVersions();   // empty on failure
+  HRESULT getCaps(ddi::D3D10_2DDICAPS_TYPE type, void* data, UINT size);
+
+  ddi::D3D10DDI_HADAPTER handle{};
+  ddi::D3D10_2DDI_ADAPTERFUNCS funcs{};
+
+private:
+  ddi::D3DDDI_ADAPTERCALLBACKS callbacks_{};
+  bool open_ = false;
+};
+
+// Runtime-owned private memory of one driver object.
+template <class Handle>
+struct DdiObject {
+  std::unique_ptr<uint64_t[]> memory;   // 8-byte aligned, as the runtime's heap
+  Handle handle{};
+  explicit operator bool() const { return handle.pDrvPrivate != nullptr; }
+};
+
+using Resource = DdiObject<ddi::D3D10DDI_HRESOURCE>;
+using RenderTargetView = DdiObject<ddi::D3D10DDI_HRENDERTARGETVIEW>;
+using ShaderResourceView = DdiObject<ddi::D3D10DDI_HSHADERRESOURCEVIEW>;
+using Shader = DdiObject<ddi::D3D10DDI_HSHADER>;
+using ElementLayout = DdiObject<ddi::D3D10DDI_HELEMENTLAYOUT>;
+using BlendState = DdiObject<ddi::D3D10DDI_HBLENDSTATE>;
+using RasterizerState = DdiObject<ddi::D3D10DDI_HRASTERIZERSTATE>;
+using DepthStencilState = DdiObject<ddi::D3D10DDI_HDEPTHSTENCILSTATE>;
+using Query = DdiObject<ddi::D3D10DDI_HQUERY>;
+
+enum class ShaderStage { Vertex, Pixel };
+
+// What the runtime hands a driver for a shader: the token stream and the signature
+// entries of the interface's stride.
+struct StrippedShader {
+  std::vector<uint32_t> tokens;
+  std::vector<ddi::D3D10DDIARG_SIGNATURE_ENTRY> input10, output10;
+  std::vector<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2> input11_1, output11_1;
+  bool dropEntries = false;   // the runtime omits entries in some cases
+};
+bool stripShader(std::span<const uint8_t> container, StrippedShader& out);
+
+class Device {
+public:
+  ~Device();
+  // CalcPrivateDeviceSize + CreateDevice for one interface version at one pipeline level.
+  HRESULT create(Adapter& adapter, UINT interfaceVersion, UINT version, ddi::D3D11DDI_3DPIPELINELEVEL level);
+  void destroy();
+
+  bool is11_1() const { return interfaceVersion_ == ddi::D3D11_1_DDI_INTERFACE_VERSION; }
+  ddi::D3D10DDI_HDEVICE handle() const { return handle_; }
+  ddi::D3D11DDI_DEVICEFUNCS funcs11{};
+  ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
+  ddi::DXGI1_1_DDI_BASE_FUNCTIONS dxgi1_1{};
+  ddi::DXGI1_2_DDI_BASE_FUNCTIONS dxgi1_2{};
+
+  // pfnSetErrorCb calls since the last take (S_OK if none).
+  HRESULT takeError();
+  size_t errorCount() const { return errors_.size(); }
+
+  // API-shaped helpers, mapped onto the DDI as the runtime maps them.
+  Resource createTexture2D(const D3D11_TEXTURE2D_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial = nullptr);
+  Resource createBuffer(const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial = nullptr);
+  // Creates into memory the caller provides (handle reuse after destroy).
+  void createTexture2DAt(Resource& into, const D3D11_TEXTURE2D_DESC& desc);
+  void createBufferAt(Resource& into, const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial);
+  void destroyResource(Resource& resource);
+  RenderTargetView createRenderTargetView(const Resource& texture, DXGI_FORMAT format);
+  Shader createShader(ShaderStage stage, const StrippedShader& shader);
+  ElementLayout createElementLayout(std::span<const D3D11_INPUT_ELEMENT_DESC> elements,
+                                    std::span<const uint8_t> vertexShaderContainer);
+  RasterizerState createRasterizerState(const D3D11_RASTERIZER_DESC& desc);
+  BlendState createBlendState(const D3D11_BLEND_DESC& desc);
+  DepthStencilState createDepthStencilState(const D3D11_DEPTH_STENCIL_DESC& desc);
+  Query createQuery(ddi::D3D10DDI_QUERY type);
+
+  void destroy(RenderTargetView& view);
+  void destroy(Shader& shader);
+  void destroy(ElementLayout& layout);
+  void destroy(RasterizerState& state);
+  void destroy(BlendState& state);
+  void destroy(DepthStencilState& state);
+  void destroy(Query& query);
+
+  // Context calls that differ between the two tables.
+  void setConstantBuffers(ShaderStage stage, UINT start, std::span<const ddi::D3D10DDI_HRESOURCE> buffers);
+  void updateSubresourceUP(const Resource& resource, UINT subresource, const void* data, UINT rowPitch,
+                           UINT depthPitch);
+  void copyRegion(const Resource& dst, UINT dstSub, UINT x, UINT y, const Resource& src, UINT srcSub);
+
+private:
+  void fillCallbacks();
+
+  UINT interfaceVersion_ = 0;
+  std::unique_ptr<uint64_t[]> deviceMemory_;
+  ddi::D3D10DDI_HDEVICE handle_{};
+  ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS coreCallbacks_{};
+  ddi::D3DDDI_DEVICECALLBACKS kernelCallbacks_{};
+  ddi::DXGI_DDI_BASE_CALLBACKS dxgiCallbacks_{};
+  std::vector<HRESULT> errors_;
+};
+
+// Every function-table entry of a table, as raw pointers (for completeness checks).
+template <class Table>
+std::vector<const void*> tableEntries(const Table& table) {
+  static_assert(sizeof(Table) % sizeof(void*) == 0);
+  std::vector<const void*> out(sizeof(Table) / sizeof(void*));
+  std::memcpy(out.data(), &table, sizeof(Table));
+  return out;
+}
+
+}  // namespace triton::harness
+
+// Calls a device function whose type is the same in both tables.
+#define TRITON_DDI(device, member) ((device).is11_1() ? (device).funcs11_1.member : (device).funcs11.member)

@@ -1,0 +1,551 @@
+#include "triton/harness/runtime.h"
+
+#include <algorithm>
+
+#include "dxbc/dxbc.h"
+
+namespace triton::harness {
+namespace {
+
+// The runtime's callbacks the driver may call. Triton submits nothing to a kernel
+// driver, so every kernel-thunk and DXGI callback is a recorded "unexpected call".
+// They all take (HANDLE, one pointer-sized or 32-bit argument), so one function fits
+// every slot on x86 (stdcall cleanup of two arguments) and x86_64.
+LONG unexpectedCallbacks = 0;
+HRESULT TRITON_CALLBACK unexpectedKernelCallback(HANDLE, void*) {
+  InterlockedIncrement(&unexpectedCallbacks);
+  return E_NOTIMPL;
+}
+
+template <class Pfn>
+struct NoOpCallback;
+template <class... Args>
+struct NoOpCallback<void(TRITON_CALLBACK*)(Args...)> {
+  // State re-send requests: the harness keeps no state the driver could ask for.
+  static void TRITON_CALLBACK call(Args...) {}
+};
+
+template <class Table>
+void fillWith(Table& table, const void* function) {
+  std::vector<const void*> entries(sizeof(Table) / sizeof(void*), function);
+  std::memcpy(&table, entries.data(), sizeof(Table));
+}
+
+size_t words(SIZE_T bytes) { return (bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t); }
+
+template <class Handle>
+DdiObject<Handle> allocate(SIZE_T size) {
+  DdiObject<Handle> object;
+  if (!size)
+    return object;
+  object.memory.reset(new uint64_t[words(size)]());
+  object.handle.pDrvPrivate = object.memory.get();
+  return object;
+}
+
+UINT ddiBindFlags(UINT api) {
+  UINT out = api & 0x7f;   // VB, IB, CB, SRV, SO, RT, DS are value-equal
+  if (api & D3D11_BIND_UNORDERED_ACCESS) out |= ddi::D3D11_DDI_BIND_UNORDERED_ACCESS;
+  if (api & D3D11_BIND_DECODER) out |= ddi::D3D11_DDI_BIND_DECODER;
+  if (api & D3D11_BIND_VIDEO_ENCODER) out |= ddi::D3D11_DDI_BIND_VIDEO_ENCODER;
+  return out;
+}
+
+UINT ddiMapFlags(UINT cpu) {
+  UINT out = 0;
+  if (cpu & D3D11_CPU_ACCESS_WRITE) out |= ddi::D3D10_DDI_CPU_ACCESS_WRITE;
+  if (cpu & D3D11_CPU_ACCESS_READ) out |= ddi::D3D10_DDI_CPU_ACCESS_READ;
+  return out;
+}
+
+UINT ddiMiscFlags(UINT misc) {
+  // TEXTURECUBE becomes the resource dimension; the rest keep their values.
+  return misc & ~UINT(D3D11_RESOURCE_MISC_TEXTURECUBE);
+}
+
+bool isBlockCompressed(DXGI_FORMAT f) {
+  return (f >= DXGI_FORMAT_BC1_TYPELESS && f <= DXGI_FORMAT_BC5_SNORM) ||
+         (f >= DXGI_FORMAT_BC6H_TYPELESS && f <= DXGI_FORMAT_BC7_UNORM_SRGB);
+}
+
+std::vector<ddi::D3D10DDI_MIPINFO> mipInfo(UINT width, UINT height, UINT depth, UINT levels, DXGI_FORMAT format) {
+  std::vector<ddi::D3D10DDI_MIPINFO> out;
+  for (UINT i = 0; i < levels; ++i) {
+    ddi::D3D10DDI_MIPINFO m{};
+    m.TexelWidth = std::max(1u, width >> i);
+    m.TexelHeight = std::max(1u, height >> i);
+    m.TexelDepth = std::max(1u, depth >> i);
+    const UINT align = isBlockCompressed(format) ? 4 : 1;
+    m.PhysicalWidth = (m.TexelWidth + align - 1) / align * align;
+    m.PhysicalHeight = (m.TexelHeight + align - 1) / align * align;
+    m.PhysicalDepth = m.TexelDepth;
+    out.push_back(m);
+  }
+  return out;
+}
+
+ddi::D3D10DDIARG_SIGNATURE_ENTRY entry10(const dxbc::DdiSignatureEntry& e) {
+  ddi::D3D10DDIARG_SIGNATURE_ENTRY out{};
+  out.SystemValue = ddi::D3D10_SB_NAME(e.systemValue);
+  out.Register = e.registerIndex;
+  out.Mask = e.mask;
+  return out;
+}
+
+ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2 entry11_1(const dxbc::DdiSignatureEntry& e) {
+  ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2 out{};
+  out.SystemValue = ddi::D3D10_SB_NAME(e.systemValue);
+  out.Register = e.registerIndex;
+  out.Mask = e.mask;
+  out.RegisterComponentType = ddi::D3D10_SB_REGISTER_COMPONENT_TYPE(e.componentType);
+  out.MinPrecision = ddi::D3D11_SB_OPERAND_MIN_PRECISION(e.minPrecision);
+  return out;
+}
+
+}  // namespace
+
+// Driver ----------------------------------------------------------------------------
+
+Driver::~Driver() {
+  if (module_)
+    FreeLibrary(module_);
+}
+
+HRESULT Driver::load(const std::string& path, std::unique_ptr<Driver>& out) {
+  auto driver = std::unique_ptr<Driver>(new Driver);
+  driver->module_ = LoadLibraryA(path.c_str());
+  if (!driver->module_)
+    return HRESULT_FROM_WIN32(GetLastError());
+  driver->openAdapter10_2 = reinterpret_cast<ddi::PFND3D10DDI_OPENADAPTER>(
+      reinterpret_cast<void*>(GetProcAddress(driver->module_, "OpenAdapter10_2")));
+  if (!driver->openAdapter10_2)
+    return E_NOINTERFACE;
+  out = std::move(driver);
+  return S_OK;
+}
+
+// Adapter ---------------------------------------------------------------------------
+
+Adapter::~Adapter() {
+  if (open_ && funcs.pfnCloseAdapter)
+    funcs.pfnCloseAdapter(handle);
+}
+
+HRESULT Adapter::open(Driver& driver) {
+  fillWith(callbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
+  ddi::D3D10DDIARG_OPENADAPTER args{};
+  args.hRTAdapter.handle = this;
+  args.Interface = ddi::D3D11_1_DDI_INTERFACE_VERSION;
+  args.Version = ddi::D3D11_1_DDI_BUILD_VERSION << 16;
+  args.pAdapterCallbacks = &callbacks_;
+  args.pAdapterFuncs_2 = &funcs;
+  const HRESULT hr = driver.openAdapter10_2(&args);
+  if (SUCCEEDED(hr)) {
+    handle = args.hAdapter;
+    open_ = true;
+  }
+  return hr;
+}
+
+std::vector<UINT64> Adapter::supportedVersions() {
+  UINT32 count = 0;
+  if (FAILED(funcs.pfnGetSupportedVersions(handle, &count, nullptr)))
+    return {};
+  std::vector<UINT64> versions(count);
+  if (FAILED(funcs.pfnGetSupportedVersions(handle, &count, versions.data())))
+    return {};
+  versions.resize(count);
+  return versions;
+}
+
+HRESULT Adapter::getCaps(ddi::D3D10_2DDICAPS_TYPE type, void* data, UINT size) {
+  ddi::D3D10_2DDIARG_GETCAPS args{type, nullptr, data, size};
+  return funcs.pfnGetCaps(handle, &args);
+}
+
+// Shaders ---------------------------------------------------------------------------
+
+bool stripShader(std::span<const uint8_t> container, StrippedShader& out) {
+  dxbc::ContainerReader reader;
+  dxbc::DdiShader ddiShader;
+  if (!dxbc::ContainerReader::parse(container, reader).ok() ||
+      !dxbc::stripContainer(reader, dxbc::DdiStride::D3D11_1, ddiShader).ok())
+    return false;
+  out.tokens.resize(ddiShader.tokens.size() / 4);
+  std::memcpy(out.tokens.data(), ddiShader.tokens.data(), out.tokens.size() * 4);
+  for (const dxbc::DdiSignatureEntry& e : ddiShader.input) {
+    out.input10.push_back(entry10(e));
+    out.input11_1.push_back(entry11_1(e));
+  }
+  for (const dxbc::DdiSignatureEntry& e : ddiShader.output) {
+    out.output10.push_back(entry10(e));
+    out.output11_1.push_back(entry11_1(e));
+  }
+  return true;
+}
+
+// Device ----------------------------------------------------------------------------
+
+Device::~Device() { destroy(); }
+
+void Device::destroy() {
+  if (handle_.pDrvPrivate) {
+    TRITON_DDI(*this, pfnDestroyDevice)(handle_);
+    handle_.pDrvPrivate = nullptr;
+  }
+}
+
+HRESULT Device::takeError() {
+  const HRESULT hr = errors_.empty() ? S_OK : errors_.front();
+  errors_.clear();
+  return hr;
+}
+
+void Device::fillCallbacks() {
+  using Core = ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS;
+  coreCallbacks_.pfnSetErrorCb = [](ddi::D3D10DDI_HRTCORELAYER layer, HRESULT hr) {
+    static_cast<Device*>(layer.handle)->errors_.push_back(hr);
+  };
+#define TRITON_NOOP(member) coreCallbacks_.member = NoOpCallback<decltype(Core::member)>::call
+  TRITON_NOOP(pfnStateVsConstBufCb); TRITON_NOOP(pfnStatePsSrvCb); TRITON_NOOP(pfnStatePsShaderCb);
+  TRITON_NOOP(pfnStatePsSamplerCb); TRITON_NOOP(pfnStateVsShaderCb); TRITON_NOOP(pfnStatePsConstBufCb);
+  TRITON_NOOP(pfnStateIaInputLayoutCb); TRITON_NOOP(pfnStateIaVertexBufCb); TRITON_NOOP(pfnStateIaIndexBufCb);
+  TRITON_NOOP(pfnStateGsConstBufCb); TRITON_NOOP(pfnStateGsShaderCb); TRITON_NOOP(pfnStateIaPrimitiveTopologyCb);
+  TRITON_NOOP(pfnStateVsSrvCb); TRITON_NOOP(pfnStateVsSamplerCb); TRITON_NOOP(pfnStateGsSrvCb);
+  TRITON_NOOP(pfnStateGsSamplerCb); TRITON_NOOP(pfnStateOmRenderTargetsCb); TRITON_NOOP(pfnStateOmBlendStateCb);
+  TRITON_NOOP(pfnStateOmDepthStateCb); TRITON_NOOP(pfnStateRsRastStateCb); TRITON_NOOP(pfnStateSoTargetsCb);
+  TRITON_NOOP(pfnStateRsViewportsCb); TRITON_NOOP(pfnStateRsScissorCb);
+  TRITON_NOOP(pfnDisableDeferredStagingResourceDestruction); TRITON_NOOP(pfnStateTextFilterSizeCb);
+  TRITON_NOOP(pfnStateHsSrvCb); TRITON_NOOP(pfnStateHsShaderCb); TRITON_NOOP(pfnStateHsSamplerCb);
+  TRITON_NOOP(pfnStateHsConstBufCb); TRITON_NOOP(pfnStateDsSrvCb); TRITON_NOOP(pfnStateDsShaderCb);
+  TRITON_NOOP(pfnStateDsSamplerCb); TRITON_NOOP(pfnStateDsConstBufCb); TRITON_NOOP(pfnPerformAmortizedProcessingCb);
+  TRITON_NOOP(pfnStateCsSrvCb); TRITON_NOOP(pfnStateCsUavCb); TRITON_NOOP(pfnStateCsShaderCb);
+  TRITON_NOOP(pfnStateCsSamplerCb); TRITON_NOOP(pfnStateCsConstBufCb);
+#undef TRITON_NOOP
+  fillWith(kernelCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
+  fillWith(dxgiCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
+}
+
+HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, ddi::D3D11DDI_3DPIPELINELEVEL level) {
+  destroy();
+  interfaceVersion_ = interfaceVersion;
+  const UINT flags = UINT(level) << ddi::D3D11DDI_CREATEDEVICE_FLAG_3DPIPELINESUPPORT_SHIFT;
+  const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE sizeArgs{interfaceVersion, version, flags};
+  const SIZE_T size = adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &sizeArgs);
+  if (!size)
+    return DXGI_ERROR_UNSUPPORTED;
+  deviceMemory_.reset(new uint64_t[words(size)]());
+  fillCallbacks();
+  std::memset(&funcs11, 0, sizeof(funcs11));
+  std::memset(&funcs11_1, 0, sizeof(funcs11_1));
+  std::memset(&dxgi1_1, 0, sizeof(dxgi1_1));
+  std::memset(&dxgi1_2, 0, sizeof(dxgi1_2));
+
+  ddi::D3D10DDIARG_CREATEDEVICE args{};
+  args.hRTDevice.handle = this;
+  args.Interface = interfaceVersion;
+  args.Version = version;
+  args.pKTCallbacks = &kernelCallbacks_;
+  if (is11_1())
+    args.p11_1DeviceFuncs = &funcs11_1;
+  else
+    args.p11DeviceFuncs = &funcs11;
+  args.hDrvDevice.pDrvPrivate = deviceMemory_.get();
+  args.DXGIBaseDDI.pDXGIBaseCallbacks = &dxgiCallbacks_;
+  if (is11_1())
+    args.DXGIBaseDDI.pDXGIDDIBaseFunctions3 = &dxgi1_2;
+  else
+    args.DXGIBaseDDI.pDXGIDDIBaseFunctions2 = &dxgi1_1;
+  args.hRTCoreLayer.handle = this;
+  args.p11UMCallbacks = &coreCallbacks_;
+  args.Flags = flags;
+  const HRESULT hr = adapter.funcs.pfnCreateDevice(adapter.handle, &args);
+  if (SUCCEEDED(hr))
+    handle_ = args.hDrvDevice;
+  return hr;
+}
+
+// Resources -------------------------------------------------------------------------
+
+namespace {
+
+struct ResourceArgs {
+  ddi::D3D11DDIARG_CREATERESOURCE args{};
+  std::vector<ddi::D3D10DDI_MIPINFO> mips;
+  std::vector<ddi::D3D10_DDIARG_SUBRESOURCE_UP> initial;
+};
+
+ResourceArgs textureArgs(const D3D11_TEXTURE2D_DESC& d, const D3D11_SUBRESOURCE_DATA* initial) {
+  ResourceArgs r;
+  const UINT levels = d.MipLevels ? d.MipLevels : 1;
+  r.mips = mipInfo(d.Width, d.Height, 1, levels, d.Format);
+  r.args.pMipInfoList = r.mips.data();
+  r.args.ResourceDimension =
+      d.MiscFlags & D3D11_RESOURCE_MISC_TEXTURECUBE ? ddi::D3D10DDIRESOURCE_TEXTURECUBE : ddi::D3D10DDIRESOURCE_TEXTURE2D;
+  r.args.Usage = d.Usage;
+  r.args.BindFlags = ddiBindFlags(d.BindFlags);
+  r.args.MapFlags = ddiMapFlags(d.CPUAccessFlags);
+  r.args.MiscFlags = ddiMiscFlags(d.MiscFlags);
+  r.args.Format = d.Format;
+  r.args.SampleDesc = d.SampleDesc;
+  r.args.MipLevels = levels;
+  r.args.ArraySize = d.ArraySize;
+  if (initial) {
+    for (UINT i = 0; i < levels * d.ArraySize; ++i)
+      r.initial.push_back({const_cast<void*>(initial[i].pSysMem), initial[i].SysMemPitch, initial[i].SysMemSlicePitch});
+    r.args.pInitialDataUP = r.initial.data();
+  }
+  return r;
+}
+
+ResourceArgs bufferArgs(const D3D11_BUFFER_DESC& d, const D3D11_SUBRESOURCE_DATA* initial) {
+  ResourceArgs r;
+  r.mips = mipInfo(d.ByteWidth, 1, 1, 1, DXGI_FORMAT_UNKNOWN);
+  r.args.pMipInfoList = r.mips.data();
+  r.args.ResourceDimension = d.MiscFlags & (D3D11_RESOURCE_MISC_BUFFER_STRUCTURED | D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS)
+                                 ? ddi::D3D11DDIRESOURCE_BUFFEREX
+                                 : ddi::D3D10DDIRESOURCE_BUFFER;
+  r.args.Usage = d.Usage;
+  r.args.BindFlags = ddiBindFlags(d.BindFlags);
+  r.args.MapFlags = ddiMapFlags(d.CPUAccessFlags);
+  r.args.MiscFlags = ddiMiscFlags(d.MiscFlags);
+  r.args.Format = DXGI_FORMAT_UNKNOWN;
+  r.args.SampleDesc = {1, 0};
+  r.args.MipLevels = 1;
+  r.args.ArraySize = 1;
+  r.args.ByteStride = d.StructureByteStride;
+  if (initial) {
+    r.initial.push_back({const_cast<void*>(initial->pSysMem), initial->SysMemPitch, initial->SysMemSlicePitch});
+    r.args.pInitialDataUP = r.initial.data();
+  }
+  return r;
+}
+
+}  // namespace
+
+Resource Device::createTexture2D(const D3D11_TEXTURE2D_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial) {
+  ResourceArgs r = textureArgs(desc, initial);
+  Resource resource = allocate<ddi::D3D10DDI_HRESOURCE>(TRITON_DDI(*this, pfnCalcPrivateResourceSize)(handle_, &r.args));
+  if (resource)
+    TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{&resource});
+  return resource;
+}
+
+Resource Device::createBuffer(const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial) {
+  ResourceArgs r = bufferArgs(desc, initial);
+  Resource resource = allocate<ddi::D3D10DDI_HRESOURCE>(TRITON_DDI(*this, pfnCalcPrivateResourceSize)(handle_, &r.args));
+  if (resource)
+    TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{&resource});
+  return resource;
+}
+
+void Device::createTexture2DAt(Resource& into, const D3D11_TEXTURE2D_DESC& desc) {
+  ResourceArgs r = textureArgs(desc, nullptr);
+  TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, into.handle, ddi::D3D10DDI_HRTRESOURCE{&into});
+}
+
+void Device::createBufferAt(Resource& into, const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial) {
+  ResourceArgs r = bufferArgs(desc, initial);
+  TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, into.handle, ddi::D3D10DDI_HRTRESOURCE{&into});
+}
+
+void Device::destroyResource(Resource& resource) {
+  if (resource)
+    TRITON_DDI(*this, pfnDestroyResource)(handle_, resource.handle);
+}
+
+RenderTargetView Device::createRenderTargetView(const Resource& texture, DXGI_FORMAT format) {
+  ddi::D3D10DDIARG_CREATERENDERTARGETVIEW args{};
+  args.hDrvResource = texture.handle;
+  args.Format = format;
+  args.ResourceDimension = ddi::D3D10DDIRESOURCE_TEXTURE2D;
+  args.Tex2D = {0, 0, 1};
+  RenderTargetView view =
+      allocate<ddi::D3D10DDI_HRENDERTARGETVIEW>(TRITON_DDI(*this, pfnCalcPrivateRenderTargetViewSize)(handle_, &args));
+  if (view)
+    TRITON_DDI(*this, pfnCreateRenderTargetView)(handle_, &args, view.handle, ddi::D3D10DDI_HRTRENDERTARGETVIEW{&view});
+  return view;
+}
+
+Shader Device::createShader(ShaderStage stage, const StrippedShader& s) {
+  const UINT* code = s.tokens.data();
+  const bool drop = s.dropEntries;
+  Shader shader;
+  if (is11_1()) {
+    ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES sig{};
+    sig.pInputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.input11_1.data());
+    sig.NumInputSignatureEntries = drop ? 0 : UINT(s.input11_1.size());
+    sig.pOutputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.output11_1.data());
+    sig.NumOutputSignatureEntries = drop ? 0 : UINT(s.output11_1.size());
+    shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11_1.pfnCalcPrivateShaderSize(handle_, code, &sig));
+    if (shader) {
+      auto create = stage == ShaderStage::Vertex ? funcs11_1.pfnCreateVertexShader : funcs11_1.pfnCreatePixelShader;
+      create(handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
+    }
+  } else {
+    ddi::D3D10DDIARG_STAGE_IO_SIGNATURES sig{};
+    sig.pInputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.input10.data());
+    sig.NumInputSignatureEntries = drop ? 0 : UINT(s.input10.size());
+    sig.pOutputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.output10.data());
+    sig.NumOutputSignatureEntries = drop ? 0 : UINT(s.output10.size());
+    shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11.pfnCalcPrivateShaderSize(handle_, code, &sig));
+    if (shader) {
+      auto create = stage == ShaderStage::Vertex ? funcs11.pfnCreateVertexShader : funcs11.pfnCreatePixelShader;
+      create(handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
+    }
+  }
+  return shader;
+}
+
+ElementLayout Device::createElementLayout(std::span<const D3D11_INPUT_ELEMENT_DESC> elements,
+                                          std::span<const uint8_t> vertexShaderContainer) {
+  // The runtime resolves each semantic against the vertex shader's input signature;
+  // the driver only sees input registers.
+  dxbc::ContainerReader reader;
+  dxbc::ContainerSignatures signatures;
+  if (!dxbc::ContainerReader::parse(vertexShaderContainer, reader).ok() ||
+      !dxbc::readContainerSignatures(reader, signatures).ok())
+    return {};
+  std::vector<ddi::D3D10DDIARG_INPUT_ELEMENT_DESC> ddiElements;
+  UINT offset = 0;
+  for (const D3D11_INPUT_ELEMENT_DESC& e : elements) {
+    auto found = std::find_if(signatures.input.elements.begin(), signatures.input.elements.end(),
+                              [&](const dxbc::SignatureElement& s) {
+                                return _stricmp(s.semanticName.c_str(), e.SemanticName) == 0 &&
+                                       s.semanticIndex == e.SemanticIndex;
+                              });
+    if (found == signatures.input.elements.end())
+      return {};
+    ddi::D3D10DDIARG_INPUT_ELEMENT_DESC d{};
+    d.InputSlot = e.InputSlot;
+    d.AlignedByteOffset = e.AlignedByteOffset == D3D11_APPEND_ALIGNED_ELEMENT ? offset : e.AlignedByteOffset;
+    d.Format = e.Format;
+    d.InputSlotClass = ddi::D3D10_DDI_INPUT_CLASSIFICATION(e.InputSlotClass);
+    d.InstanceDataStepRate = e.InstanceDataStepRate;
+    d.InputRegister = found->registerIndex;
+    offset = d.AlignedByteOffset + 16;   // the harness uses 16-byte attributes only
+    ddiElements.push_back(d);
+  }
+  const ddi::D3D10DDIARG_CREATEELEMENTLAYOUT args{ddiElements.data(), UINT(ddiElements.size())};
+  ElementLayout layout =
+      allocate<ddi::D3D10DDI_HELEMENTLAYOUT>(TRITON_DDI(*this, pfnCalcPrivateElementLayoutSize)(handle_, &args));
+  if (layout)
+    TRITON_DDI(*this, pfnCreateElementLayout)(handle_, &args, layout.handle, ddi::D3D10DDI_HRTELEMENTLAYOUT{&layout});
+  return layout;
+}
+
+RasterizerState Device::createRasterizerState(const D3D11_RASTERIZER_DESC& d) {
+  RasterizerState state;
+  if (is11_1()) {
+    ddi::D3D11_1_DDI_RASTERIZER_DESC desc{ddi::D3D10_DDI_FILL_MODE(d.FillMode), ddi::D3D10_DDI_CULL_MODE(d.CullMode),
+                                          d.FrontCounterClockwise, d.DepthBias, d.DepthBiasClamp,
+                                          d.SlopeScaledDepthBias, d.DepthClipEnable, d.ScissorEnable,
+                                          d.MultisampleEnable, d.AntialiasedLineEnable, 0};
+    state = allocate<ddi::D3D10DDI_HRASTERIZERSTATE>(funcs11_1.pfnCalcPrivateRasterizerStateSize(handle_, &desc));
+    if (state)
+      funcs11_1.pfnCreateRasterizerState(handle_, &desc, state.handle, ddi::D3D10DDI_HRTRASTERIZERSTATE{&state});
+  } else {
+    ddi::D3D10_DDI_RASTERIZER_DESC desc{ddi::D3D10_DDI_FILL_MODE(d.FillMode), ddi::D3D10_DDI_CULL_MODE(d.CullMode),
+                                        d.FrontCounterClockwise, d.DepthBias, d.DepthBiasClamp,
+                                        d.SlopeScaledDepthBias, d.DepthClipEnable, d.ScissorEnable,
+                                        d.MultisampleEnable, d.AntialiasedLineEnable};
+    state = allocate<ddi::D3D10DDI_HRASTERIZERSTATE>(funcs11.pfnCalcPrivateRasterizerStateSize(handle_, &desc));
+    if (state)
+      funcs11.pfnCreateRasterizerState(handle_, &desc, state.handle, ddi::D3D10DDI_HRTRASTERIZERSTATE{&state});
+  }
+  return state;
+}
+
+BlendState Device::createBlendState(const D3D11_BLEND_DESC& d) {
+  BlendState state;
+  if (is11_1()) {
+    ddi::D3D11_1_DDI_BLEND_DESC desc{};
+    desc.AlphaToCoverageEnable = d.AlphaToCoverageEnable;
+    desc.IndependentBlendEnable = d.IndependentBlendEnable;
+    for (UINT i = 0; i < 8; ++i) {
+      const D3D11_RENDER_TARGET_BLEND_DESC& rt = d.RenderTarget[i];
+      desc.RenderTarget[i] = {rt.BlendEnable, FALSE, ddi::D3D10_DDI_BLEND(rt.SrcBlend), ddi::D3D10_DDI_BLEND(rt.DestBlend),
+                              ddi::D3D10_DDI_BLEND_OP(rt.BlendOp), ddi::D3D10_DDI_BLEND(rt.SrcBlendAlpha),
+                              ddi::D3D10_DDI_BLEND(rt.DestBlendAlpha), ddi::D3D10_DDI_BLEND_OP(rt.BlendOpAlpha),
+                              ddi::D3D11_1_DDI_LOGIC_OP_NOOP, rt.RenderTargetWriteMask};
+    }
+    state = allocate<ddi::D3D10DDI_HBLENDSTATE>(funcs11_1.pfnCalcPrivateBlendStateSize(handle_, &desc));
+    if (state)
+      funcs11_1.pfnCreateBlendState(handle_, &desc, state.handle, ddi::D3D10DDI_HRTBLENDSTATE{&state});
+  } else {
+    ddi::D3D10_1_DDI_BLEND_DESC desc{};
+    desc.AlphaToCoverageEnable = d.AlphaToCoverageEnable;
+    desc.IndependentBlendEnable = d.IndependentBlendEnable;
+    for (UINT i = 0; i < 8; ++i) {
+      const D3D11_RENDER_TARGET_BLEND_DESC& rt = d.RenderTarget[i];
+      desc.RenderTarget[i] = {rt.BlendEnable, ddi::D3D10_DDI_BLEND(rt.SrcBlend), ddi::D3D10_DDI_BLEND(rt.DestBlend),
+                              ddi::D3D10_DDI_BLEND_OP(rt.BlendOp), ddi::D3D10_DDI_BLEND(rt.SrcBlendAlpha),
+                              ddi::D3D10_DDI_BLEND(rt.DestBlendAlpha), ddi::D3D10_DDI_BLEND_OP(rt.BlendOpAlpha),
+                              rt.RenderTargetWriteMask};
+    }
+    state = allocate<ddi::D3D10DDI_HBLENDSTATE>(funcs11.pfnCalcPrivateBlendStateSize(handle_, &desc));
+    if (state)
+      funcs11.pfnCreateBlendState(handle_, &desc, state.handle, ddi::D3D10DDI_HRTBLENDSTATE{&state});
+  }
+  return state;
+}
+
+DepthStencilState Device::createDepthStencilState(const D3D11_DEPTH_STENCIL_DESC& d) {
+  auto face = [](const D3D11_DEPTH_STENCILOP_DESC& f) {
+    return ddi::D3D10_DDI_DEPTH_STENCILOP_DESC{ddi::D3D10_DDI_STENCIL_OP(f.StencilFailOp),
+                                               ddi::D3D10_DDI_STENCIL_OP(f.StencilDepthFailOp),
+                                               ddi::D3D10_DDI_STENCIL_OP(f.StencilPassOp),
+                                               ddi::D3D10_DDI_COMPARISON_FUNC(f.StencilFunc)};
+  };
+  ddi::D3D10_DDI_DEPTH_STENCIL_DESC desc{d.DepthEnable, ddi::D3D10_DDI_DEPTH_WRITE_MASK(d.DepthWriteMask),
+                                         ddi::D3D10_DDI_COMPARISON_FUNC(d.DepthFunc), d.StencilEnable, TRUE, TRUE,
+                                         d.StencilReadMask, d.StencilWriteMask, face(d.FrontFace), face(d.BackFace)};
+  DepthStencilState state =
+      allocate<ddi::D3D10DDI_HDEPTHSTENCILSTATE>(TRITON_DDI(*this, pfnCalcPrivateDepthStencilStateSize)(handle_, &desc));
+  if (state)
+    TRITON_DDI(*this, pfnCreateDepthStencilState)(handle_, &desc, state.handle, ddi::D3D10DDI_HRTDEPTHSTENCILSTATE{&state});
+  return state;
+}
+
+Query Device::createQuery(ddi::D3D10DDI_QUERY type) {
+  const ddi::D3D10DDIARG_CREATEQUERY args{type, 0};
+  Query query = allocate<ddi::D3D10DDI_HQUERY>(TRITON_DDI(*this, pfnCalcPrivateQuerySize)(handle_, &args));
+  if (query)
+    TRITON_DDI(*this, pfnCreateQuery)(handle_, &args, query.handle, ddi::D3D10DDI_HRTQUERY{&query});
+  return query;
+}
+
+void Device::destroy(RenderTargetView& v) { if (v) TRITON_DDI(*this, pfnDestroyRenderTargetView)(handle_, v.handle); }
+void Device::destroy(Shader& s) { if (s) TRITON_DDI(*this, pfnDestroyShader)(handle_, s.handle); }
+void Device::destroy(ElementLayout& l) { if (l) TRITON_DDI(*this, pfnDestroyElementLayout)(handle_, l.handle); }
+void Device::destroy(RasterizerState& s) { if (s) TRITON_DDI(*this, pfnDestroyRasterizerState)(handle_, s.handle); }
+void Device::destroy(BlendState& s) { if (s) TRITON_DDI(*this, pfnDestroyBlendState)(handle_, s.handle); }
+void Device::destroy(DepthStencilState& s) { if (s) TRITON_DDI(*this, pfnDestroyDepthStencilState)(handle_, s.handle); }
+void Device::destroy(Query& q) { if (q) TRITON_DDI(*this, pfnDestroyQuery)(handle_, q.handle); }
+
+void Device::setConstantBuffers(ShaderStage stage, UINT start, std::span<const ddi::D3D10DDI_HRESOURCE> buffers) {
+  if (is11_1()) {
+    auto set = stage == ShaderStage::Vertex ? funcs11_1.pfnVsSetConstantBuffers : funcs11_1.pfnPsSetConstantBuffers;
+    set(handle_, start, UINT(buffers.size()), buffers.data(), nullptr, nullptr);
+  } else {
+    auto set = stage == ShaderStage::Vertex ? funcs11.pfnVsSetConstantBuffers : funcs11.pfnPsSetConstantBuffers;
+    set(handle_, start, UINT(buffers.size()), buffers.data());
+  }
+}
+
+void Device::updateSubresourceUP(const Resource& resource, UINT subresource, const void* data, UINT rowPitch,
+                                 UINT depthPitch) {
+  if (is11_1())
+    funcs11_1.pfnResourceUpdateSubresourceUP(handle_, resource.handle, subresource, nullptr, data, rowPitch, depthPitch, 0);
+  else
+    funcs11.pfnResourceUpdateSubresourceUP(handle_, resource.handle, subresource, nullptr, data, rowPitch, depthPitch);
+}
+
+void Device::copyRegion(const Resource& dst, UINT dstSub, UINT x, UINT y, const Resource& src, UINT srcSub) {
+  if (is11_1())
+    funcs11_1.pfnResourceCopyRegion(handle_, dst.handle, dstSub, x, y, 0, src.handle, srcSub, nullptr, 0);
+  else
+    funcs11.pfnResourceCopyRegion(handle_, dst.handle, dstSub, x, y, 0, src.handle, srcSub, nullptr);
+}
+
+}  // namespace triton::harness

@@ -1,0 +1,394 @@
+// Version negotiation, GetCaps, format support, table completeness and the DDI-level
+// behaviours the API cannot express (handles reused after destroy, errors through
+// pfnSetErrorCb for what is not implemented).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "driver_test_support.h"
+
+namespace triton::test {
+namespace {
+
+D3D_FEATURE_LEVEL referenceFeatureLevel() {
+  ComPtr<ID3D11Device> device;
+  ComPtr<ID3D11DeviceContext> context;
+  D3D_FEATURE_LEVEL level{};
+  EXPECT_EQ(createReferenceDevice(device, context, &level), S_OK);
+  return level;
+}
+
+int highestPipelineLevel(D3D_FEATURE_LEVEL level) {
+  if (level >= D3D_FEATURE_LEVEL_11_1) return ddi::D3D11_1DDI_3DPIPELINELEVEL_11_1;
+  if (level >= D3D_FEATURE_LEVEL_11_0) return ddi::D3D11DDI_3DPIPELINELEVEL_11_0;
+  if (level >= D3D_FEATURE_LEVEL_10_1) return ddi::D3D11DDI_3DPIPELINELEVEL_10_1;
+  return ddi::D3D11DDI_3DPIPELINELEVEL_10_0;
+}
+
+using DriverVersions = DriverTest;
+
+TEST_F(DriverVersions, ListsTheD3D11InterfacesNewestFirst) {
+  const std::vector<UINT64> versions = adapter.supportedVersions();
+  ComPtr<ID3D11Device> device;
+  ComPtr<ID3D11DeviceContext> context;
+  ASSERT_EQ(createReferenceDevice(device, context), S_OK);
+  ComPtr<ID3D11Device1> device1;
+  std::vector<UINT64> expected;
+  if (SUCCEEDED(device.As(&device1)))
+    expected.push_back(ddi::D3D11_1_DDI_SUPPORTED);
+  expected.push_back(ddi::D3D11_0_7_DDI_SUPPORTED);
+  expected.push_back(ddi::D3D11_0_DDI_SUPPORTED);
+  EXPECT_EQ(versions, expected);
+}
+
+TEST_F(DriverVersions, RefusesATooSmallArray) {
+  UINT32 count = 0;
+  ASSERT_EQ(adapter.funcs.pfnGetSupportedVersions(adapter.handle, &count, nullptr), S_OK);
+  ASSERT_GE(count, 2u);
+  std::vector<UINT64> versions(count, 0);
+  UINT32 tooFew = count - 1;
+  EXPECT_EQ(adapter.funcs.pfnGetSupportedVersions(adapter.handle, &tooFew, versions.data()),
+            HRESULT_FROM_WIN32(ERROR_INSUFFICIENT_BUFFER));
+  EXPECT_EQ(versions[0], 0u);
+}
+
+// Every listed version creates a device whose tables have no empty slot; every other
+// interface is refused by CalcPrivateDeviceSize and CreateDevice alike.
+TEST_F(DriverVersions, EveryListedVersionCreatesACompleteDevice) {
+  for (UINT64 supported : adapter.supportedVersions()) {
+    const UINT interfaceVersion = UINT(supported >> 32);
+    const UINT version = UINT(supported & 0xffff0000u);
+    SCOPED_TRACE(interfaceVersion);
+    harness::Device device;
+    ASSERT_EQ(device.create(adapter, interfaceVersion, version, ddi::D3D11DDI_3DPIPELINELEVEL_10_0), S_OK);
+    std::vector<const void*> entries = device.is11_1() ? harness::tableEntries(device.funcs11_1)
+                                                       : harness::tableEntries(device.funcs11);
+    EXPECT_EQ(entries.size(), device.is11_1() ? 155u : 150u);
+    for (size_t i = 0; i < entries.size(); ++i)
+      EXPECT_NE(entries[i], nullptr) << "device table slot " << i;
+    // The DXGI table of the interface: 1.1 (8 members) or 1.2 up to ReclaimResources (11).
+    std::vector<const void*> dxgi = device.is11_1() ? harness::tableEntries(device.dxgi1_2)
+                                                    : harness::tableEntries(device.dxgi1_1);
+    const size_t dxgiMembers = device.is11_1() ? 11 : 8;
+    for (size_t i = 0; i < dxgi.size(); ++i)
+      EXPECT_EQ(dxgi[i] != nullptr, i < dxgiMembers) << "DXGI table slot " << i;
+  }
+}
+
+TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
+  for (UINT interfaceVersion : {ddi::D3D10_0_DDI_INTERFACE_VERSION, ddi::D3D10_1_DDI_INTERFACE_VERSION,
+                                ddi::makeDdiInterface(11, 200)}) {
+    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{interfaceVersion, ddi::D3D11_1_DDI_BUILD_VERSION << 16, 0};
+    EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args), 0u);
+    harness::Device device;
+    EXPECT_NE(device.create(adapter, interfaceVersion, ddi::D3D11_1_DDI_BUILD_VERSION << 16,
+                            ddi::D3D11DDI_3DPIPELINELEVEL_10_0), S_OK);
+  }
+  // A runtime build older than the listed one.
+  const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE old{ddi::D3D11_1_DDI_INTERFACE_VERSION,
+                                                   (ddi::D3D11_1_DDI_BUILD_VERSION - 1) << 16, 0};
+  EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &old), 0u);
+}
+
+TEST_F(DriverVersions, PipelineLevelsFollowTheTarget) {
+  const int highest = highestPipelineLevel(referenceFeatureLevel());
+  ddi::D3D11DDI_3DPIPELINESUPPORT_CAPS caps{};
+  ASSERT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_3DPIPELINESUPPORT, &caps, sizeof(caps)), S_OK);
+  UINT expected = 0;
+  for (int level = 0; level <= highest; ++level)
+    expected |= 1u << level;
+  EXPECT_EQ(caps.Caps, expected);
+  for (int level = 0; level <= ddi::D3D11_1DDI_3DPIPELINELEVEL_9_3; ++level) {
+    const UINT flags = UINT(level) << ddi::D3D11DDI_CREATEDEVICE_FLAG_3DPIPELINESUPPORT_SHIFT;
+    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{ddi::D3D11_0_DDI_INTERFACE_VERSION,
+                                                      ddi::D3D11_0_DDI_BUILD_VERSION << 16, flags};
+    EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, level <= highest) << level;
+  }
+}
+
+TEST_F(DriverVersions, OpenAdapterRefusesD3D10Runtimes) {
+  ddi::D3D10_2DDI_ADAPTERFUNCS funcs{};
+  ddi::D3DDDI_ADAPTERCALLBACKS callbacks{};
+  ddi::D3D10DDIARG_OPENADAPTER args{};
+  args.Interface = ddi::D3D10_1_DDI_INTERFACE_VERSION;
+  args.Version = ddi::D3D10_1_DDI_BUILD_VERSION << 16;
+  args.pAdapterCallbacks = &callbacks;
+  args.pAdapterFuncs_2 = &funcs;
+  EXPECT_EQ(driver->openAdapter10_2(&args), E_INVALIDARG);
+  EXPECT_EQ(funcs.pfnCreateDevice, nullptr);
+  EXPECT_EQ(driver->openAdapter10_2(nullptr), E_INVALIDARG);
+}
+
+// GetCaps ----------------------------------------------------------------------------
+
+class DriverCaps : public DriverTest {
+protected:
+  void SetUp() override {
+    DriverTest::SetUp();
+    ASSERT_EQ(createReferenceDevice(reference, referenceContext), S_OK);
+  }
+  template <class Data>
+  Data feature(D3D11_FEATURE id) {
+    Data data{};
+    if (FAILED(reference->CheckFeatureSupport(id, &data, sizeof(data))))
+      data = Data{};
+    return data;
+  }
+  ComPtr<ID3D11Device> reference;
+  ComPtr<ID3D11DeviceContext> referenceContext;
+};
+
+TEST_F(DriverCaps, Threading) {
+  ddi::D3D11DDI_THREADING_CAPS caps{~0u};
+  ASSERT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_THREADING, &caps, sizeof(caps)), S_OK);
+  const auto threading = feature<D3D11_FEATURE_DATA_THREADING>(D3D11_FEATURE_THREADING);
+  EXPECT_EQ(caps.Caps, threading.DriverConcurrentCreates ? ddi::D3D11DDICAPS_FREETHREADED : 0u)
+      << "command lists are not implemented, so never advertised";
+}
+
+TEST_F(DriverCaps, Shader) {
+  ddi::D3D11DDI_SHADER_CAPS caps{~0u};
+  ASSERT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_SHADER, &caps, sizeof(caps)), S_OK);
+  UINT expected = 0;
+  if (feature<D3D11_FEATURE_DATA_DOUBLES>(D3D11_FEATURE_DOUBLES).DoublePrecisionFloatShaderOps)
+    expected |= ddi::D3D11DDICAPS_SHADER_DOUBLES;
+  if (feature<D3D11_FEATURE_DATA_D3D10_X_HARDWARE_OPTIONS>(D3D11_FEATURE_D3D10_X_HARDWARE_OPTIONS)
+          .ComputeShaders_Plus_RawAndStructuredBuffers_Via_Shader_4_x)
+    expected |= ddi::D3D11DDICAPS_SHADER_COMPUTE_PLUS_RAW_AND_STRUCTURED_BUFFERS_IN_SHADER_4_X;
+  EXPECT_EQ(caps.Caps, expected);
+}
+
+TEST_F(DriverCaps, D3D11Options) {
+  ddi::D3D11_1DDI_D3D11_OPTIONS_DATA data{~0, ~0};
+  ASSERT_EQ(adapter.getCaps(ddi::D3D11_1DDICAPS_D3D11_OPTIONS, &data, sizeof(data)), S_OK);
+  EXPECT_EQ(data.OutputMergerLogicOp,
+            feature<D3D11_FEATURE_DATA_D3D11_OPTIONS>(D3D11_FEATURE_D3D11_OPTIONS).OutputMergerLogicOp);
+  EXPECT_EQ(data.AssignDebugBinarySupport, FALSE);
+}
+
+TEST_F(DriverCaps, ArchitectureInfo) {
+  ddi::D3D11_1DDI_ARCHITECTURE_INFO_DATA data{~0};
+  ASSERT_EQ(adapter.getCaps(ddi::D3D11_1DDICAPS_ARCHITECTURE_INFO, &data, sizeof(data)), S_OK);
+  EXPECT_EQ(data.TileBasedDeferredRenderer,
+            feature<D3D11_FEATURE_DATA_ARCHITECTURE_INFO>(D3D11_FEATURE_ARCHITECTURE_INFO).TileBasedDeferredRenderer);
+}
+
+TEST_F(DriverCaps, ShaderMinPrecision) {
+  ddi::D3D11_DDI_SHADER_MIN_PRECISION_SUPPORT_DATA data{~0u, ~0u};
+  ASSERT_EQ(adapter.getCaps(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT, &data, sizeof(data)), S_OK);
+  const auto precision =
+      feature<D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT>(D3D11_FEATURE_SHADER_MIN_PRECISION_SUPPORT);
+  EXPECT_EQ(data.PixelShaderMinPrecision, precision.PixelShaderMinPrecision);
+  EXPECT_EQ(data.AllOtherStagesMinPrecision, precision.AllOtherShaderStagesMinPrecision);
+}
+
+TEST_F(DriverCaps, RefusesUnknownTypesAndShortBuffers) {
+  UINT data[4] = {};
+  EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(127), data, sizeof(data)), E_INVALIDARG);
+  EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT + 1), data,
+                            sizeof(data)),
+            E_INVALIDARG);
+  EXPECT_EQ(adapter.getCaps(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT, data, 4), E_INVALIDARG);
+  EXPECT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_THREADING, nullptr, 4), E_INVALIDARG);
+}
+
+// Device-level checks --------------------------------------------------------------
+
+class DriverDevice : public DriverTest, public ::testing::WithParamInterface<const InterfaceVersion*> {
+protected:
+  void SetUp() override {
+    DriverTest::SetUp();
+    ASSERT_EQ(device.create(adapter, GetParam()->interfaceVersion, GetParam()->version,
+                            ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
+              S_OK);
+    // Format support depends on the feature level: compare at the device's own.
+    ASSERT_EQ(createReferenceDeviceAt(D3D_FEATURE_LEVEL_10_0, reference, referenceContext), S_OK);
+  }
+  harness::Device device;
+  ComPtr<ID3D11Device> reference;
+  ComPtr<ID3D11DeviceContext> referenceContext;
+};
+
+// The DDI reports only the optional capabilities, each from the API's answer.
+TEST_P(DriverDevice, FormatSupportFromTheTarget) {
+  struct Expect { UINT api; UINT ddi; };
+  const Expect bits[] = {
+      {D3D11_FORMAT_SUPPORT_SHADER_SAMPLE, ddi::D3D10_DDI_FORMAT_SUPPORT_SHADER_SAMPLE},
+      {D3D11_FORMAT_SUPPORT_RENDER_TARGET, ddi::D3D10_DDI_FORMAT_SUPPORT_RENDERTARGET},
+      {D3D11_FORMAT_SUPPORT_BLENDABLE, ddi::D3D10_DDI_FORMAT_SUPPORT_BLENDABLE},
+      {D3D11_FORMAT_SUPPORT_MULTISAMPLE_RENDERTARGET, ddi::D3D10_DDI_FORMAT_SUPPORT_MULTISAMPLE_RENDERTARGET},
+      {D3D11_FORMAT_SUPPORT_MULTISAMPLE_LOAD, ddi::D3D10_DDI_FORMAT_SUPPORT_MULTISAMPLE_LOAD},
+      {D3D11_FORMAT_SUPPORT_IA_VERTEX_BUFFER, ddi::D3D11_1DDI_FORMAT_SUPPORT_VERTEX_BUFFER},
+      {D3D11_FORMAT_SUPPORT_TYPED_UNORDERED_ACCESS_VIEW, ddi::D3D11_1DDI_FORMAT_SUPPORT_UAV_WRITES},
+      {D3D11_FORMAT_SUPPORT_BUFFER, ddi::D3D11_1DDI_FORMAT_SUPPORT_BUFFER},
+      {D3D11_FORMAT_SUPPORT_SHADER_GATHER, ddi::D3D11_1DDI_FORMAT_SUPPORT_SHADER_GATHER},
+  };
+  UINT checked = 0;
+  for (UINT f = DXGI_FORMAT_R32G32B32A32_TYPELESS; f <= DXGI_FORMAT_B4G4R4A4_UNORM; ++f) {
+    const DXGI_FORMAT format = DXGI_FORMAT(f);
+    UINT caps = 0xdeadbeef;
+    TRITON_DDI(device, pfnCheckFormatSupport)(device.handle(), format, &caps);
+    UINT api = 0;
+    if (FAILED(reference->CheckFormatSupport(format, &api))) {
+      EXPECT_EQ(caps, ddi::D3D10_DDI_FORMAT_SUPPORT_NOT_SUPPORTED) << f;
+      continue;
+    }
+    UINT expected = 0;
+    for (const Expect& b : bits)
+      if (api & b.api)
+        expected |= b.ddi;
+    D3D11_FEATURE_DATA_FORMAT_SUPPORT2 support2{format, 0};
+    if (SUCCEEDED(reference->CheckFeatureSupport(D3D11_FEATURE_FORMAT_SUPPORT2, &support2, sizeof(support2))) &&
+        (support2.OutFormatSupport2 & D3D11_FORMAT_SUPPORT2_OUTPUT_MERGER_LOGIC_OP))
+      expected |= ddi::D3D11_1DDI_FORMAT_SUPPORT_OUTPUT_MERGER_LOGIC_OP;
+    EXPECT_EQ(caps, expected) << "format " << f;
+    ++checked;
+  }
+  EXPECT_GT(checked, 50u);
+  UINT rgba8 = 0;
+  TRITON_DDI(device, pfnCheckFormatSupport)(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, &rgba8);
+  EXPECT_EQ(rgba8 & (ddi::D3D10_DDI_FORMAT_SUPPORT_SHADER_SAMPLE | ddi::D3D10_DDI_FORMAT_SUPPORT_RENDERTARGET |
+                     ddi::D3D10_DDI_FORMAT_SUPPORT_BLENDABLE),
+            ddi::D3D10_DDI_FORMAT_SUPPORT_SHADER_SAMPLE | ddi::D3D10_DDI_FORMAT_SUPPORT_RENDERTARGET |
+                ddi::D3D10_DDI_FORMAT_SUPPORT_BLENDABLE);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+TEST_P(DriverDevice, MultisampleQualityLevelsFromTheTarget) {
+  for (UINT samples : {1u, 2u, 4u, 8u}) {
+    UINT viaDriver = 0xdeadbeef, direct = 0;
+    TRITON_DDI(device, pfnCheckMultisampleQualityLevels)(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples,
+                                                         &viaDriver);
+    if (FAILED(reference->CheckMultisampleQualityLevels(DXGI_FORMAT_R8G8B8A8_UNORM, samples, &direct)))
+      direct = 0;
+    EXPECT_EQ(viaDriver, direct) << samples << " samples";
+  }
+}
+
+// The runtime may hand the driver the same private memory again once an object is
+// destroyed: the new object must live there without a trace of the old one.
+TEST_P(DriverDevice, HandleReusedAfterDestroy) {
+  const D3D11_TEXTURE2D_DESC texture{16, 16, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                                     D3D11_BIND_RENDER_TARGET, 0, 0};
+  harness::Resource resource = device.createTexture2D(texture);
+  ASSERT_TRUE(resource);
+  device.destroyResource(resource);
+
+  const UINT words[4] = {0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00};
+  const D3D11_BUFFER_DESC bufferDesc{sizeof(words), D3D11_USAGE_DEFAULT, 0, 0, 0, 0};
+  const D3D11_SUBRESOURCE_DATA initial{words, 0, 0};
+  device.createBufferAt(resource, bufferDesc, &initial);   // same memory, same handle
+  const D3D11_BUFFER_DESC stagingDesc{sizeof(words), D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
+  harness::Resource staging = device.createBuffer(stagingDesc);
+  ASSERT_EQ(device.takeError(), S_OK);
+  TRITON_DDI(device, pfnResourceCopy)(device.handle(), staging.handle, resource.handle);
+  ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
+  TRITON_DDI(device, pfnResourceMap)(device.handle(), staging.handle, 0, ddi::D3D10_DDI_MAP_READ, 0, &mapped);
+  ASSERT_EQ(device.takeError(), S_OK);
+  EXPECT_EQ(std::memcmp(mapped.pData, words, sizeof(words)), 0);
+  TRITON_DDI(device, pfnResourceUnmap)(device.handle(), staging.handle, 0);
+  device.destroyResource(staging);
+  device.destroyResource(resource);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+TEST_P(DriverDevice, UpdateSubresourceAndCopyRegion) {
+  const UINT words[4] = {1, 2, 3, 4};
+  const D3D11_BUFFER_DESC desc{sizeof(words), D3D11_USAGE_DEFAULT, 0, 0, 0, 0};
+  harness::Resource buffer = device.createBuffer(desc);
+  const D3D11_BUFFER_DESC stagingDesc{32, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE, 0, 0};
+  const UINT zeros[8] = {};
+  const D3D11_SUBRESOURCE_DATA zero{zeros, 0, 0};
+  harness::Resource staging = device.createBuffer(stagingDesc, &zero);
+  device.updateSubresourceUP(buffer, 0, words, 0, 0);
+  device.copyRegion(staging, 0, 16, 0, buffer, 0);   // to bytes 16..31
+  ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
+  TRITON_DDI(device, pfnStagingResourceMap)(device.handle(), staging.handle, 0, ddi::D3D10_DDI_MAP_READ, 0, &mapped);
+  ASSERT_EQ(device.takeError(), S_OK);
+  const UINT expected[8] = {0, 0, 0, 0, 1, 2, 3, 4};
+  EXPECT_EQ(std::memcmp(mapped.pData, expected, sizeof(expected)), 0);
+  TRITON_DDI(device, pfnStagingResourceUnmap)(device.handle(), staging.handle, 0);
+  device.destroyResource(staging);
+  device.destroyResource(buffer);
+}
+
+TEST_P(DriverDevice, EventQueryCompletes) {
+  harness::Query query = device.createQuery(ddi::D3D10DDI_QUERY_EVENT);
+  ASSERT_TRUE(query);
+  ASSERT_EQ(device.takeError(), S_OK);
+  TRITON_DDI(device, pfnQueryEnd)(device.handle(), query.handle);
+  if (device.is11_1())
+    EXPECT_EQ(device.funcs11_1.pfnFlush(device.handle(), 0), TRUE);
+  else
+    device.funcs11.pfnFlush(device.handle());
+  BOOL done = FALSE;
+  HRESULT hr = DXGI_DDI_ERR_WASSTILLDRAWING;
+  for (int i = 0; i < 2000 && hr == DXGI_DDI_ERR_WASSTILLDRAWING; ++i) {
+    TRITON_DDI(device, pfnQueryGetData)(device.handle(), query.handle, &done, sizeof(done), 0);
+    hr = device.takeError();
+    if (hr == DXGI_DDI_ERR_WASSTILLDRAWING)
+      Sleep(1);
+  }
+  EXPECT_EQ(hr, S_OK);
+  EXPECT_EQ(done, TRUE);
+  device.destroy(query);
+}
+
+TEST_P(DriverDevice, StateObjectsAreCreated) {
+  D3D11_RASTERIZER_DESC raster{D3D11_FILL_SOLID, D3D11_CULL_NONE, FALSE, 0, 0, 0, TRUE, FALSE, FALSE, FALSE};
+  harness::RasterizerState rasterizer = device.createRasterizerState(raster);
+  D3D11_BLEND_DESC blend{};
+  blend.RenderTarget[0] = {TRUE, D3D11_BLEND_SRC_ALPHA, D3D11_BLEND_INV_SRC_ALPHA, D3D11_BLEND_OP_ADD, D3D11_BLEND_ONE,
+                           D3D11_BLEND_ZERO, D3D11_BLEND_OP_ADD, D3D11_COLOR_WRITE_ENABLE_ALL};
+  harness::BlendState blendState = device.createBlendState(blend);
+  D3D11_DEPTH_STENCIL_DESC depth{TRUE, D3D11_DEPTH_WRITE_MASK_ALL, D3D11_COMPARISON_LESS, FALSE, 0xff, 0xff,
+                                 {D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_COMPARISON_ALWAYS},
+                                 {D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_COMPARISON_ALWAYS}};
+  harness::DepthStencilState depthState = device.createDepthStencilState(depth);
+  ASSERT_TRUE(rasterizer && blendState && depthState);
+  EXPECT_EQ(device.takeError(), S_OK);
+  TRITON_DDI(device, pfnSetRasterizerState)(device.handle(), rasterizer.handle);
+  const FLOAT factor[4] = {1, 1, 1, 1};
+  TRITON_DDI(device, pfnSetBlendState)(device.handle(), blendState.handle, factor, 0xffffffff);
+  TRITON_DDI(device, pfnSetDepthStencilState)(device.handle(), depthState.handle, 0);
+  EXPECT_EQ(device.takeError(), S_OK);
+  device.destroy(rasterizer);
+  device.destroy(blendState);
+  device.destroy(depthState);
+}
+
+// What Triton does not translate yet reaches the runtime as E_NOTIMPL through
+// pfnSetErrorCb (void entries) or as the return value (HRESULT entries).
+TEST_P(DriverDevice, UnimplementedEntriesReportENotImpl) {
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  ddi::D3D10DDIARG_OPENRESOURCE open{};
+  std::vector<uint64_t> memory(64);
+  TRITON_DDI(device, pfnOpenResource)(h, &open, ddi::D3D10DDI_HRESOURCE{memory.data()}, ddi::D3D10DDI_HRTRESOURCE{});
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT deferred{};
+  TRITON_DDI(device, pfnCreateDeferredContext)(h, &deferred);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  TRITON_DDI(device, pfnPsSetShaderWithIfaces)(h, ddi::D3D10DDI_HSHADER{}, 1, nullptr, nullptr);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  TRITON_DDI(device, pfnPsSetShaderWithIfaces)(h, ddi::D3D10DDI_HSHADER{}, 0, nullptr, nullptr);
+  EXPECT_EQ(device.takeError(), S_OK) << "without class instances it is SetShader";
+  ddi::DXGI_DDI_ARG_PRESENT present{};
+  auto presentFn = device.is11_1() ? device.dxgi1_2.pfnPresent : device.dxgi1_1.pfnPresent;
+  EXPECT_EQ(presentFn(&present), E_NOTIMPL);
+}
+
+TEST_P(DriverDevice, DeferredContextsAreLeftToTheRuntime) {
+  UINT count = 99;
+  TRITON_DDI(device, pfnCheckDeferredContextHandleSizes)(device.handle(), &count, nullptr);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(device.takeError(), S_OK);
+}
+
+INSTANTIATE_TEST_SUITE_P(Triton, DriverDevice, ::testing::Values(&kD3D11_0, &kD3D11_0_7, &kD3D11_1),
+                         [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
+                           return std::string(info.param->name);
+                         });
+
+}  // namespace
+}  // namespace triton::test
