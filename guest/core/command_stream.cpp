@@ -1,0 +1,152 @@
+#include "command_stream.h"
+
+#include <cstring>
+
+#include "log.h"
+
+namespace npt::guest {
+
+protocol::Payload Recorder::payload(const void* data, size_t size) {
+  if (!data)
+    return protocol::Payload::none();
+  if (size <= CommandStream::kInlinePayloadBytes)
+    return protocol::Payload::inlineBytes(data, uint32_t(size));
+  protocol::BulkRef ref;
+  uint8_t* dst = nullptr;
+  if (!bulk(size, &ref, &dst))
+    return protocol::Payload::none();
+  std::memcpy(dst, data, size);
+  return protocol::Payload::bulkRef(ref);
+}
+
+bool Recorder::bulk(size_t size, protocol::BulkRef* ref, uint8_t** pointer) {
+  transport::BulkRef r;
+  if (size > UINT32_MAX || !m_stream.allocateBulk(size, &r)) {
+    NPT_ERROR("bulk memory cannot hold %zu bytes (bulk size %llu)", size,
+              (unsigned long long)m_stream.connection().bulk().size());
+    m_ok = false;
+    return false;
+  }
+  m_stream.m_pendingBulk.push_back(r);
+  if (m_stats)
+    m_stats->bulkBytes.fetch_add(size, std::memory_order_relaxed);
+  ref->region = r.region;
+  ref->offset = uint32_t(r.offset);
+  ref->size = uint32_t(size);
+  *pointer = m_stream.connection().bulk().pointer(r);
+  return true;
+}
+
+CommandStream::CommandStream(transport::GuestConnection& connection, uint32_t ring)
+: m_connection(connection), m_ring(ring) {
+  m_buffer.resize(kFlushThreshold + protocol::kMaxCommandBytes);
+  m_scratch.resize(protocol::kMaxCommandBytes + 64);
+  m_replyBuffer.resize(connection.geometry().reply_slot_size);
+}
+
+void CommandStream::append(const uint8_t* data, size_t size) {
+  std::memcpy(m_buffer.data() + m_used, data, size);
+  m_used += size;
+  // Follow the selection the copied commands leave behind.
+  for (size_t at = 0; at + 4 <= size;) {
+    uint32_t header;
+    std::memcpy(&header, data + at, 4);
+    size_t bytes = size_t(protocol::headerWords(header)) * 4;
+    if (protocol::headerOpcode(header) == protocol::OpSelectObject && bytes == 8)
+      std::memcpy(&m_selected, data + at + 4, 4);
+    if (bytes == 0)
+      break;
+    at += bytes;
+  }
+}
+
+void CommandStream::account(Statistics* stats, size_t bytes) {
+  if (!stats)
+    return;
+  stats->commands.fetch_add(1, std::memory_order_relaxed);
+  stats->bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+HRESULT CommandStream::flush() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return flushLocked();
+}
+
+HRESULT CommandStream::flushLocked() {
+  if (m_used == 0) {
+    reclaim();
+    return m_connection.status();
+  }
+  transport::Status s = m_connection.submit(m_ring, m_buffer.data(), m_used);
+  m_used = 0;
+  m_selected = 0;
+  m_batchGeneration++;
+  retirePending();
+  reclaim();
+  if (s != transport::kOk) {
+    NPT_ERROR("submitting commands failed: 0x%08x (host fatal reason %u)", unsigned(s), m_connection.fatal_reason());
+    return s;
+  }
+  return S_OK;
+}
+
+HRESULT CommandStream::finish() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  HRESULT hr = flushLocked();
+  if (FAILED(hr))
+    return hr;
+  hr = m_connection.finish(m_ring);
+  reclaim();
+  return hr;
+}
+
+void CommandStream::dropBulkSince(size_t mark) {
+  while (m_pendingBulk.size() > mark) {
+    m_connection.bulk().free(m_pendingBulk.back());
+    m_pendingBulk.pop_back();
+  }
+}
+
+void CommandStream::retirePending() {
+  // Everything staged so far is referenced by records up to the last submitted one.
+  uint64_t sequence = m_connection.submitted(m_ring);
+  for (const transport::BulkRef& ref : m_pendingBulk)
+    m_inFlight.push_back({ sequence, ref });
+  m_pendingBulk.clear();
+}
+
+void CommandStream::reclaim() {
+  uint64_t executed = m_connection.executed(m_ring);
+  while (!m_inFlight.empty() && m_inFlight.front().sequence <= executed) {
+    m_connection.bulk().free(m_inFlight.front().ref);
+    m_inFlight.pop_front();
+  }
+}
+
+bool CommandStream::allocateBulk(size_t size, transport::BulkRef* ref) {
+  reclaim();
+  if (m_connection.bulk().allocate(size, ref))
+    return true;
+  // Bulk memory is held by commands the host has not executed yet: submit the batch
+  // and wait for the host to drain. The command being encoded is not part of that
+  // batch, so its own bulk memory must not be retired with it.
+  std::vector<transport::BulkRef> current(m_pendingBulk.begin() + m_commandBulkMark, m_pendingBulk.end());
+  m_pendingBulk.resize(m_commandBulkMark);
+  bool drained = SUCCEEDED(flushLocked()) && m_connection.finish(m_ring) == transport::kOk;
+  reclaim();
+  m_commandBulkMark = 0;
+  m_pendingBulk = std::move(current);
+  return drained && m_connection.bulk().allocate(size, ref);
+}
+
+const uint8_t* CommandStream::bulkBytes(const protocol::BulkRef& ref) const {
+  auto& bulk = const_cast<transport::GuestConnection&>(m_connection).bulk();
+  if (ref.region != 0 || uint64_t(ref.offset) + ref.size > bulk.size())
+    return nullptr;
+  transport::BulkRef r = {};
+  r.offset = ref.offset;
+  r.size = ref.size;
+  return bulk.pointer(r);
+}
+
+}

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include <d3d11_4.h>
+
+// Private data of D3D11 device children and DXGI objects: SetPrivateData,
+// SetPrivateDataInterface, GetPrivateData with the HRESULTs Windows returns
+// (checked by Wine's d3d11/dxgi tests). A local answer: never on the wire.
+namespace npt::guest {
+
+class PrivateDataStore {
+public:
+  PrivateDataStore() = default;
+  PrivateDataStore(const PrivateDataStore&) = delete;
+  PrivateDataStore& operator=(const PrivateDataStore&) = delete;
+  ~PrivateDataStore();
+
+  HRESULT get(REFGUID guid, UINT* size, void* data);
+  // data NULL removes the entry (S_FALSE when there was none).
+  HRESULT set(REFGUID guid, UINT size, const void* data);
+  // object NULL removes the entry; otherwise the store holds a reference.
+  HRESULT setInterface(REFGUID guid, const IUnknown* object);
+
+private:
+  struct Entry {
+    GUID guid;
+    std::vector<uint8_t> bytes;
+    IUnknown* object = nullptr;   // owned reference when the entry holds an interface
+  };
+  Entry* find(REFGUID guid);
+  void erase(Entry* entry);
+
+  std::mutex m_mutex;
+  std::vector<Entry> m_entries;
+};
+
+}

@@ -1,0 +1,172 @@
+#include "runtime.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "log.h"
+#include "npt/protocol/control.h"
+
+namespace npt::guest {
+
+namespace {
+
+std::mutex g_runtimeMutex;
+Runtime* g_runtime = nullptr;
+
+constexpr protocol::ObjectId kMaxObjectId = (1u << 24) - 1;
+
+}
+
+std::string serverRendezvousPath(const char* npt_server) {
+  std::string path = npt_server ? npt_server : "";
+  // A Unix path reaches a Linux server's files through Wine's Z: drive.
+  if (!path.empty() && path[0] == '/')
+    path = "Z:" + path;
+  for (char& c : path)
+    if (c == '/')
+      c = '\\';
+  const std::string suffix = ".tcp";
+  if (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+    path += suffix;
+  return path;
+}
+
+transport::Geometry Runtime::defaultGeometry() {
+  transport::Geometry g;
+  g.ring_count = 1;
+  g.ring_size = 4u << 20;
+  g.reply_slot_count = 8;
+  g.reply_slot_size = 1u << 20;     // the largest reply the server allows: Map readbacks
+  g.push_slot_count = 1024;
+  g.fence_count = 64;
+  g.bulk_size = 64ull << 20;
+  return g;
+}
+
+Runtime::Runtime(std::unique_ptr<transport::GuestConnection> connection)
+: m_connection(std::move(connection)), m_caps(HostCaps::defaults()) {
+  m_stream = std::make_unique<CommandStream>(*m_connection, 0);
+}
+
+void Runtime::queryHostInfo() {
+  // One of the two round trips of device creation (contract 2).
+  std::vector<uint8_t> blob;
+  protocol::ErrorCode decoded = protocol::ErrorCode::Ok;
+  HRESULT hr = m_stream->callSync(&m_statistics,
+    [](Recorder& r) { return protocol::encode_QueryHostInfo(r.writer()); },
+    [&](const uint8_t* reply, size_t size) { decoded = protocol::decodeReply_QueryHostInfo(reply, size, blob); });
+  if (FAILED(hr) || decoded != protocol::ErrorCode::Ok) {
+    NPT_WARN("the host did not describe its device (hr 0x%08x, %s); answering caps from built-in feature level 11.0 defaults",
+             unsigned(hr), protocol::errorName(decoded));
+    return;
+  }
+  if (m_caps.load(blob.data(), blob.size()))
+    NPT_INFO("host device: feature level 0x%x, %zu formats, %zu features, %zu outputs", unsigned(m_caps.maxFeatureLevel()),
+             m_caps.info().formats.size(), m_caps.info().features.size(), m_caps.info().outputs.size());
+}
+
+HRESULT Runtime::acquire(Runtime** out) {
+  std::lock_guard<std::mutex> lock(g_runtimeMutex);
+  if (g_runtime) {
+    *out = g_runtime;
+    return g_runtime->m_connection->status() == transport::kOk ? S_OK : DXGI_ERROR_DEVICE_REMOVED;
+  }
+  const char* server = std::getenv("NPT_SERVER");
+  if (!server || !*server) {
+    NPT_ERROR("NPT_SERVER is not set: no Neptune server to connect to (set it to the server's --socket path)");
+    return E_FAIL;
+  }
+  std::string address = serverRendezvousPath(server);
+  std::unique_ptr<transport::GuestConnection> connection;
+  std::string error;
+  transport::Status s = transport::GuestConnection::connect(address.c_str(), defaultGeometry(), &connection, &error);
+  if (s != transport::kOk) {
+    NPT_ERROR("cannot connect to the Neptune server at %s: %s", address.c_str(), error.c_str());
+    return s;
+  }
+  auto* runtime = new Runtime(std::move(connection));
+  runtime->queryHostInfo();
+  g_runtime = runtime;
+  NPT_INFO("connected to %s (worker %u)", address.c_str(), g_runtime->m_connection->worker_pid());
+  *out = g_runtime;
+  return S_OK;
+}
+
+void Runtime::installForTesting(std::unique_ptr<transport::GuestConnection> connection) {
+  std::lock_guard<std::mutex> lock(g_runtimeMutex);
+  delete g_runtime;
+  g_runtime = new Runtime(std::move(connection));
+  g_runtime->queryHostInfo();
+}
+
+void Runtime::shutdownForTesting() {
+  std::lock_guard<std::mutex> lock(g_runtimeMutex);
+  delete g_runtime;
+  g_runtime = nullptr;
+}
+
+protocol::ObjectId Runtime::allocateId() {
+  std::lock_guard<std::mutex> lock(m_idMutex);
+  if (!m_freeIds.empty()) {
+    protocol::ObjectId id = m_freeIds.back();
+    m_freeIds.pop_back();
+    return id;
+  }
+  if (m_nextId > kMaxObjectId)
+    return 0;
+  return m_nextId++;
+}
+
+void Runtime::destroyObject(Statistics* stats, protocol::ObjectId id) {
+  if (!id)
+    return;
+  HRESULT hr = m_stream->record(stats, [id](Recorder& r) {
+    protocol::CommandWriter& w = r.writer();
+    w.begin(protocol::OpDestroyObject);
+    w.u32(id);
+    return w.end();
+  });
+  // An id whose DestroyObject did not reach the ring stays taken: reusing it would
+  // make the next creation collide on the host.
+  if (SUCCEEDED(hr)) {
+    std::lock_guard<std::mutex> lock(m_idMutex);
+    m_freeIds.push_back(id);
+  }
+}
+
+bool Runtime::allocatePushSlot(uint32_t* slot) {
+  {
+    std::lock_guard<std::mutex> lock(m_idMutex);
+    if (m_nextPushSlot < m_connection->geometry().push_slot_count) {
+      *slot = m_nextPushSlot++;
+      return true;
+    }
+    if (!m_freePushSlots.empty()) {
+      *slot = m_freePushSlots.back();
+      m_freePushSlots.pop_back();
+      return true;
+    }
+    if (m_quarantinedPushSlots.empty())
+      return false;
+  }
+  // Every slot was used once. A released slot may still receive the result of its
+  // previous query until the host executed that query's DestroyObject: wait for the
+  // host (rare: only after push_slot_count queries were created), then reuse them.
+  if (FAILED(m_stream->finish()))
+    return false;
+  std::lock_guard<std::mutex> lock(m_idMutex);
+  m_freePushSlots.insert(m_freePushSlots.end(), m_quarantinedPushSlots.begin(), m_quarantinedPushSlots.end());
+  m_quarantinedPushSlots.clear();
+  if (m_freePushSlots.empty())
+    return false;
+  *slot = m_freePushSlots.back();
+  m_freePushSlots.pop_back();
+  return true;
+}
+
+void Runtime::releasePushSlot(uint32_t slot) {
+  std::lock_guard<std::mutex> lock(m_idMutex);
+  m_quarantinedPushSlots.push_back(slot);
+}
+
+}

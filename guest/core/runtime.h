@@ -1,0 +1,74 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "command_stream.h"
+#include "host_caps.h"
+#include "neptune/transport/guest_connection.h"
+
+// The guest runtime of one process (contract 1: one connection per process, shared by
+// d3d11.dll and the DXGI objects). Created lazily by the first entry point
+// (D3D11CreateDevice*, CreateDXGIFactory*) and kept until the process exits.
+//
+// The server address comes from NPT_SERVER: the server's socket path as Wine sees it
+// ("Z:\path\npt", or a Unix path "/path/npt" which is reached through Z:); the guest
+// reads the rendezvous file "<path>.tcp" (transport/README.md).
+namespace npt::guest {
+
+class Runtime {
+public:
+  // The process's runtime, connecting on first use. No server reachable: a failure
+  // HRESULT (callers map it to their API's documented one) and one readable log line;
+  // a later call tries again.
+  static HRESULT acquire(Runtime** out);
+  // In-process tests: use a connection attached to memory a test host laid out.
+  static void installForTesting(std::unique_ptr<transport::GuestConnection> connection);
+  static void shutdownForTesting();
+
+  transport::GuestConnection& connection() { return *m_connection; }
+  // Ring 0 carries every command of the process: device creation, resources and all
+  // contexts; one ring keeps creation-before-use ordering across threads for free.
+  CommandStream& stream() { return *m_stream; }
+  const HostCaps& caps() const { return m_caps; }
+  // Process-wide counters (connection setup, objects destroyed after their device).
+  Statistics& statistics() { return m_statistics; }
+
+  // Guest-assigned object ids (protocol section 7): nonzero, below 2^24, reused only
+  // after the DestroyObject of the previous owner was recorded (one ring: in order).
+  protocol::ObjectId allocateId();
+  // Records DestroyObject and makes the id available again.
+  void destroyObject(Statistics* stats, protocol::ObjectId id);
+
+  // Push slots (contract 3) for queries, predicates and counters. A reused slot may
+  // hold its previous query's last result: a query accepts only versions newer than
+  // the one it saw when it was bound.
+  bool allocatePushSlot(uint32_t* slot);
+  void releasePushSlot(uint32_t slot);
+
+  // The transport geometry the runtime asks the server for.
+  static transport::Geometry defaultGeometry();
+
+private:
+  Runtime(std::unique_ptr<transport::GuestConnection> connection);
+  void queryHostInfo();
+
+  std::unique_ptr<transport::GuestConnection> m_connection;
+  std::unique_ptr<CommandStream> m_stream;
+  HostCaps m_caps;
+  Statistics m_statistics;
+
+  std::mutex m_idMutex;
+  protocol::ObjectId m_nextId = 1;
+  std::vector<protocol::ObjectId> m_freeIds;
+  std::vector<uint32_t> m_freePushSlots;
+  std::vector<uint32_t> m_quarantinedPushSlots;   // released; reusable once the host drained
+  uint32_t m_nextPushSlot = 0;
+};
+
+// The server address NPT_SERVER names, as the transport's connect() expects it.
+std::string serverRendezvousPath(const char* npt_server);
+
+}
