@@ -367,10 +367,73 @@ RenderTargetView Device::createRenderTargetView(const Resource& texture, DXGI_FO
   return view;
 }
 
+ShaderResourceView Device::createShaderResourceView(const Resource& texture, DXGI_FORMAT format) {
+  ddi::D3D11DDIARG_CREATESHADERRESOURCEVIEW args{};
+  args.hDrvResource = texture.handle;
+  args.Format = format;
+  args.ResourceDimension = ddi::D3D10DDIRESOURCE_TEXTURE2D;
+  args.Tex2D = {0, 0, 1, 1};
+  ShaderResourceView view = allocate<ddi::D3D10DDI_HSHADERRESOURCEVIEW>(
+      TRITON_DDI(*this, pfnCalcPrivateShaderResourceViewSize)(handle_, &args));
+  if (view)
+    TRITON_DDI(*this, pfnCreateShaderResourceView)(handle_, &args, view.handle,
+                                                   ddi::D3D10DDI_HRTSHADERRESOURCEVIEW{&view});
+  return view;
+}
+
+DepthStencilView Device::createDepthStencilView(const Resource& texture, DXGI_FORMAT format) {
+  ddi::D3D11DDIARG_CREATEDEPTHSTENCILVIEW args{};
+  args.hDrvResource = texture.handle;
+  args.Format = format;
+  args.ResourceDimension = ddi::D3D10DDIRESOURCE_TEXTURE2D;
+  args.Tex2D = {0, 0, 1};
+  DepthStencilView view =
+      allocate<ddi::D3D10DDI_HDEPTHSTENCILVIEW>(TRITON_DDI(*this, pfnCalcPrivateDepthStencilViewSize)(handle_, &args));
+  if (view)
+    TRITON_DDI(*this, pfnCreateDepthStencilView)(handle_, &args, view.handle, ddi::D3D10DDI_HRTDEPTHSTENCILVIEW{&view});
+  return view;
+}
+
+UnorderedAccessView Device::createUnorderedAccessView(const Resource& texture, DXGI_FORMAT format) {
+  ddi::D3D11DDIARG_CREATEUNORDEREDACCESSVIEW args{};
+  args.hDrvResource = texture.handle;
+  args.Format = format;
+  args.ResourceDimension = ddi::D3D10DDIRESOURCE_TEXTURE2D;
+  args.Tex2D = {0, 0, 1};
+  UnorderedAccessView view = allocate<ddi::D3D11DDI_HUNORDEREDACCESSVIEW>(
+      TRITON_DDI(*this, pfnCalcPrivateUnorderedAccessViewSize)(handle_, &args));
+  if (view)
+    TRITON_DDI(*this, pfnCreateUnorderedAccessView)(handle_, &args, view.handle,
+                                                    ddi::D3D11DDI_HRTUNORDEREDACCESSVIEW{&view});
+  return view;
+}
+
+SamplerState Device::createSampler(const D3D11_SAMPLER_DESC& d) {
+  ddi::D3D10_DDI_SAMPLER_DESC desc{ddi::D3D10_DDI_FILTER(d.Filter), ddi::D3D10_DDI_TEXTURE_ADDRESS_MODE(d.AddressU),
+                                   ddi::D3D10_DDI_TEXTURE_ADDRESS_MODE(d.AddressV),
+                                   ddi::D3D10_DDI_TEXTURE_ADDRESS_MODE(d.AddressW), d.MipLODBias, d.MaxAnisotropy,
+                                   ddi::D3D10_DDI_COMPARISON_FUNC(d.ComparisonFunc),
+                                   {d.BorderColor[0], d.BorderColor[1], d.BorderColor[2], d.BorderColor[3]},
+                                   d.MinLOD, d.MaxLOD};
+  SamplerState sampler = allocate<ddi::D3D10DDI_HSAMPLER>(TRITON_DDI(*this, pfnCalcPrivateSamplerSize)(handle_, &desc));
+  if (sampler)
+    TRITON_DDI(*this, pfnCreateSampler)(handle_, &desc, sampler.handle, ddi::D3D10DDI_HRTSAMPLER{&sampler});
+  return sampler;
+}
+
 Shader Device::createShader(ShaderStage stage, const StrippedShader& s) {
   const UINT* code = s.tokens.data();
   const bool drop = s.dropEntries;
   Shader shader;
+  if (stage == ShaderStage::Compute) {
+    // Compute shaders come without signatures.
+    shader = allocate<ddi::D3D10DDI_HSHADER>(
+        is11_1() ? funcs11_1.pfnCalcPrivateShaderSize(handle_, code, nullptr)
+                 : funcs11.pfnCalcPrivateShaderSize(handle_, code, nullptr));
+    if (shader)
+      TRITON_DDI(*this, pfnCreateComputeShader)(handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader});
+    return shader;
+  }
   if (is11_1()) {
     ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES sig{};
     sig.pInputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.input11_1.data());
@@ -522,13 +585,21 @@ void Device::destroy(RasterizerState& s) { if (s) TRITON_DDI(*this, pfnDestroyRa
 void Device::destroy(BlendState& s) { if (s) TRITON_DDI(*this, pfnDestroyBlendState)(handle_, s.handle); }
 void Device::destroy(DepthStencilState& s) { if (s) TRITON_DDI(*this, pfnDestroyDepthStencilState)(handle_, s.handle); }
 void Device::destroy(Query& q) { if (q) TRITON_DDI(*this, pfnDestroyQuery)(handle_, q.handle); }
+void Device::destroy(ShaderResourceView& v) { if (v) TRITON_DDI(*this, pfnDestroyShaderResourceView)(handle_, v.handle); }
+void Device::destroy(DepthStencilView& v) { if (v) TRITON_DDI(*this, pfnDestroyDepthStencilView)(handle_, v.handle); }
+void Device::destroy(UnorderedAccessView& v) { if (v) TRITON_DDI(*this, pfnDestroyUnorderedAccessView)(handle_, v.handle); }
+void Device::destroy(SamplerState& s) { if (s) TRITON_DDI(*this, pfnDestroySampler)(handle_, s.handle); }
 
 void Device::setConstantBuffers(ShaderStage stage, UINT start, std::span<const ddi::D3D10DDI_HRESOURCE> buffers) {
   if (is11_1()) {
-    auto set = stage == ShaderStage::Vertex ? funcs11_1.pfnVsSetConstantBuffers : funcs11_1.pfnPsSetConstantBuffers;
+    auto set = stage == ShaderStage::Vertex  ? funcs11_1.pfnVsSetConstantBuffers
+               : stage == ShaderStage::Pixel ? funcs11_1.pfnPsSetConstantBuffers
+                                             : funcs11_1.pfnCsSetConstantBuffers;
     set(handle_, start, UINT(buffers.size()), buffers.data(), nullptr, nullptr);
   } else {
-    auto set = stage == ShaderStage::Vertex ? funcs11.pfnVsSetConstantBuffers : funcs11.pfnPsSetConstantBuffers;
+    auto set = stage == ShaderStage::Vertex  ? funcs11.pfnVsSetConstantBuffers
+               : stage == ShaderStage::Pixel ? funcs11.pfnPsSetConstantBuffers
+                                             : funcs11.pfnCsSetConstantBuffers;
     set(handle_, start, UINT(buffers.size()), buffers.data());
   }
 }

@@ -69,8 +69,11 @@ using BlendState = DdiObject<ddi::D3D10DDI_HBLENDSTATE>;
 using RasterizerState = DdiObject<ddi::D3D10DDI_HRASTERIZERSTATE>;
 using DepthStencilState = DdiObject<ddi::D3D10DDI_HDEPTHSTENCILSTATE>;
 using Query = DdiObject<ddi::D3D10DDI_HQUERY>;
+using SamplerState = DdiObject<ddi::D3D10DDI_HSAMPLER>;
+using DepthStencilView = DdiObject<ddi::D3D10DDI_HDEPTHSTENCILVIEW>;
+using UnorderedAccessView = DdiObject<ddi::D3D11DDI_HUNORDEREDACCESSVIEW>;
 
-enum class ShaderStage { Vertex, Pixel };
+enum class ShaderStage { Vertex, Pixel, Compute };
 
 // What the runtime hands a driver for a shader: the token stream and the signature
 // entries of the interface's stride.
@@ -108,6 +111,11 @@ public:
   void createBufferAt(Resource& into, const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial);
   void destroyResource(Resource& resource);
   RenderTargetView createRenderTargetView(const Resource& texture, DXGI_FORMAT format);
+  // Views of a single-level, single-slice 2D texture.
+  ShaderResourceView createShaderResourceView(const Resource& texture, DXGI_FORMAT format);
+  DepthStencilView createDepthStencilView(const Resource& texture, DXGI_FORMAT format);
+  UnorderedAccessView createUnorderedAccessView(const Resource& texture, DXGI_FORMAT format);
+  SamplerState createSampler(const D3D11_SAMPLER_DESC& desc);
   Shader createShader(ShaderStage stage, const StrippedShader& shader);
   ElementLayout createElementLayout(std::span<const D3D11_INPUT_ELEMENT_DESC> elements,
                                     std::span<const uint8_t> vertexShaderContainer);
@@ -123,6 +131,10 @@ public:
   void destroy(BlendState& state);
   void destroy(DepthStencilState& state);
   void destroy(Query& query);
+  void destroy(ShaderResourceView& view);
+  void destroy(DepthStencilView& view);
+  void destroy(UnorderedAccessView& view);
+  void destroy(SamplerState& sampler);
 
   // Context calls that differ between the two tables.
   void setConstantBuffers(ShaderStage stage, UINT start, std::span<const ddi::D3D10DDI_HRESOURCE> buffers);
