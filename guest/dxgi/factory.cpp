@@ -244,8 +244,9 @@ UINT Factory::GetCreationFlags() {
 HRESULT Factory::CheckFeatureSupport(DXGI_FEATURE feature, void* data, UINT size) {
   switch (feature) {
     case DXGI_FEATURE_PRESENT_ALLOW_TEARING:
+      // test_factory_check_feature_support: a wrong size is an invalid call.
       if (!data || size != sizeof(BOOL))
-        return E_INVALIDARG;
+        return DXGI_ERROR_INVALID_CALL;
       // Present with sync interval 0 never waits for a vblank on the host presenter.
       *static_cast<BOOL*>(data) = TRUE;
       return S_OK;

@@ -77,7 +77,9 @@ HRESULT SwapChain::init(const DXGI_SWAP_CHAIN_DESC1& desc, const DXGI_SWAP_CHAIN
 
   if (m_desc.Flags & DXGI_SWAP_CHAIN_FLAG_FRAME_LATENCY_WAITABLE_OBJECT) {
     m_maxFrameLatency = kDefaultWaitableFrameLatency;
-    m_latencySemaphore = CreateSemaphoreW(nullptr, LONG(m_maxFrameLatency), LONG(kMaxFrameLatency), nullptr);
+    // Every retired frame releases it whether or not the application waited
+    // (test_frame_latency_event), so its maximum count is not the latency.
+    m_latencySemaphore = CreateSemaphoreW(nullptr, LONG(m_maxFrameLatency), 0x7fffffff, nullptr);
     if (!m_latencySemaphore)
       return E_OUTOFMEMORY;
   } else {
@@ -156,6 +158,10 @@ HRESULT SwapChain::GetDevice(REFIID riid, void** device) {
 }
 
 UINT SwapChain::frameLatencyLocked() const {
+  // With a waitable object the application paces itself on it (test_frame_latency_event
+  // presents 5 frames at latency 1 without waiting); Present only keeps the queue bounded.
+  if (m_latencySemaphore)
+    return kMaxFrameLatency;
   return m_maxFrameLatency ? m_maxFrameLatency : kDefaultFrameLatency;
 }
 
@@ -184,8 +190,17 @@ HRESULT SwapChain::presentCommon(UINT syncInterval, UINT flags) {
   if (flags & DXGI_PRESENT_TEST)
     return S_OK;
 
+  // Without a waitable object the device's IDXGIDevice1 latency applies (default 3).
+  UINT deviceLatency = kDefaultFrameLatency;
+  ComRef<IDXGIDevice1> dxgiDevice;
+  if (!m_latencySemaphore &&
+      SUCCEEDED(m_device->QueryInterface(__uuidof(IDXGIDevice1), reinterpret_cast<void**>(dxgiDevice.put()))) &&
+      SUCCEEDED(dxgiDevice->GetMaximumFrameLatency(&deviceLatency)) && deviceLatency == 0)
+    deviceLatency = kDefaultFrameLatency;
   {
     std::unique_lock<std::mutex> lock(m_frameMutex);
+    if (!m_latencySemaphore)
+      m_maxFrameLatency = deviceLatency;
     while (m_pending.size() >= frameLatencyLocked()) {
       if (flags & DXGI_PRESENT_DO_NOT_WAIT)
         return DXGI_ERROR_WAS_STILL_DRAWING;

@@ -154,9 +154,11 @@ TEST(DxgiFactory, FeaturesWindowAssociationStatusAndFlags) {
   BOOL tearing = FALSE;
   EXPECT_EQ(o.factory->CheckFeatureSupport(DXGI_FEATURE_PRESENT_ALLOW_TEARING, &tearing, sizeof(tearing)), S_OK);
   EXPECT_TRUE(tearing);
-  // test_factory_check_feature_support: a wrong size is E_INVALIDARG.
-  EXPECT_EQ(o.factory->CheckFeatureSupport(DXGI_FEATURE_PRESENT_ALLOW_TEARING, &tearing, sizeof(tearing) - 1), E_INVALIDARG);
-  EXPECT_EQ(o.factory->CheckFeatureSupport(DXGI_FEATURE_PRESENT_ALLOW_TEARING, &tearing, sizeof(tearing) + 1), E_INVALIDARG);
+  // test_factory_check_feature_support: a wrong size is an invalid call.
+  EXPECT_EQ(o.factory->CheckFeatureSupport(DXGI_FEATURE_PRESENT_ALLOW_TEARING, &tearing, sizeof(tearing) - 1),
+            DXGI_ERROR_INVALID_CALL);
+  EXPECT_EQ(o.factory->CheckFeatureSupport(DXGI_FEATURE_PRESENT_ALLOW_TEARING, &tearing, sizeof(tearing) + 1),
+            DXGI_ERROR_INVALID_CALL);
   EXPECT_EQ(o.factory->CheckFeatureSupport(DXGI_FEATURE(0x12345678), &tearing, sizeof(tearing)), DXGI_ERROR_INVALID_CALL);
 
   HWND window = CreateWindowA("static", "dxgi_test", 0, 0, 0, 0, 0, nullptr, nullptr, nullptr, nullptr);
