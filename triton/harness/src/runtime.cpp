@@ -181,6 +181,19 @@ bool stripShader(std::span<const uint8_t> container, StrippedShader& out) {
     out.output10.push_back(entry10(e));
     out.output11_1.push_back(entry11_1(e));
   }
+  for (const dxbc::DdiSignatureEntry& e : ddiShader.patchConstant) {
+    out.patch10.push_back(entry10(e));
+    out.patch11_1.push_back(entry11_1(e));
+  }
+  switch (out.tokens.empty() ? ~0u : out.tokens[0] >> 16) {
+    case 0: out.stage = ShaderStage::Pixel; break;
+    case 1: out.stage = ShaderStage::Vertex; break;
+    case 2: out.stage = ShaderStage::Geometry; break;
+    case 3: out.stage = ShaderStage::Hull; break;
+    case 4: out.stage = ShaderStage::Domain; break;
+    case 5: out.stage = ShaderStage::Compute; break;
+    default: return false;
+  }
   return true;
 }
 
@@ -434,26 +447,60 @@ Shader Device::createShader(ShaderStage stage, const StrippedShader& s) {
       TRITON_DDI(*this, pfnCreateComputeShader)(handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader});
     return shader;
   }
+  auto count = [drop](const auto& entries) { return drop ? 0u : UINT(entries.size()); };
+  if (stage == ShaderStage::Hull || stage == ShaderStage::Domain) {
+    const bool hull = stage == ShaderStage::Hull;
+    if (is11_1()) {
+      ddi::D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES sig{};
+      sig.pInputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.input11_1.data());
+      sig.NumInputSignatureEntries = count(s.input11_1);
+      sig.pOutputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.output11_1.data());
+      sig.NumOutputSignatureEntries = count(s.output11_1);
+      sig.pPatchConstantSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.patch11_1.data());
+      sig.NumPatchConstantSignatureEntries = count(s.patch11_1);
+      shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11_1.pfnCalcPrivateTessellationShaderSize(handle_, code, &sig));
+      if (shader)
+        (hull ? funcs11_1.pfnCreateHullShader : funcs11_1.pfnCreateDomainShader)(
+            handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
+    } else {
+      ddi::D3D11DDIARG_TESSELLATION_IO_SIGNATURES sig{};
+      sig.pInputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.input10.data());
+      sig.NumInputSignatureEntries = count(s.input10);
+      sig.pOutputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.output10.data());
+      sig.NumOutputSignatureEntries = count(s.output10);
+      sig.pPatchConstantSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.patch10.data());
+      sig.NumPatchConstantSignatureEntries = count(s.patch10);
+      shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11.pfnCalcPrivateTessellationShaderSize(handle_, code, &sig));
+      if (shader)
+        (hull ? funcs11.pfnCreateHullShader : funcs11.pfnCreateDomainShader)(
+            handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
+    }
+    return shader;
+  }
   if (is11_1()) {
     ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES sig{};
     sig.pInputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.input11_1.data());
-    sig.NumInputSignatureEntries = drop ? 0 : UINT(s.input11_1.size());
+    sig.NumInputSignatureEntries = count(s.input11_1);
     sig.pOutputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.output11_1.data());
-    sig.NumOutputSignatureEntries = drop ? 0 : UINT(s.output11_1.size());
+    sig.NumOutputSignatureEntries = count(s.output11_1);
     shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11_1.pfnCalcPrivateShaderSize(handle_, code, &sig));
     if (shader) {
-      auto create = stage == ShaderStage::Vertex ? funcs11_1.pfnCreateVertexShader : funcs11_1.pfnCreatePixelShader;
+      auto create = stage == ShaderStage::Vertex     ? funcs11_1.pfnCreateVertexShader
+                    : stage == ShaderStage::Geometry ? funcs11_1.pfnCreateGeometryShader
+                                                     : funcs11_1.pfnCreatePixelShader;
       create(handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
     }
   } else {
     ddi::D3D10DDIARG_STAGE_IO_SIGNATURES sig{};
     sig.pInputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.input10.data());
-    sig.NumInputSignatureEntries = drop ? 0 : UINT(s.input10.size());
+    sig.NumInputSignatureEntries = count(s.input10);
     sig.pOutputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.output10.data());
-    sig.NumOutputSignatureEntries = drop ? 0 : UINT(s.output10.size());
+    sig.NumOutputSignatureEntries = count(s.output10);
     shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11.pfnCalcPrivateShaderSize(handle_, code, &sig));
     if (shader) {
-      auto create = stage == ShaderStage::Vertex ? funcs11.pfnCreateVertexShader : funcs11.pfnCreatePixelShader;
+      auto create = stage == ShaderStage::Vertex     ? funcs11.pfnCreateVertexShader
+                    : stage == ShaderStage::Geometry ? funcs11.pfnCreateGeometryShader
+                                                     : funcs11.pfnCreatePixelShader;
       create(handle_, code, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
     }
   }

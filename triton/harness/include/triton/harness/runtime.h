@@ -73,14 +73,15 @@ using SamplerState = DdiObject<ddi::D3D10DDI_HSAMPLER>;
 using DepthStencilView = DdiObject<ddi::D3D10DDI_HDEPTHSTENCILVIEW>;
 using UnorderedAccessView = DdiObject<ddi::D3D11DDI_HUNORDEREDACCESSVIEW>;
 
-enum class ShaderStage { Vertex, Pixel, Compute };
+enum class ShaderStage { Vertex, Pixel, Compute, Geometry, Hull, Domain };
 
 // What the runtime hands a driver for a shader: the token stream and the signature
 // entries of the interface's stride.
 struct StrippedShader {
+  ShaderStage stage{};        // from the version token
   std::vector<uint32_t> tokens;
-  std::vector<ddi::D3D10DDIARG_SIGNATURE_ENTRY> input10, output10;
-  std::vector<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2> input11_1, output11_1;
+  std::vector<ddi::D3D10DDIARG_SIGNATURE_ENTRY> input10, output10, patch10;
+  std::vector<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2> input11_1, output11_1, patch11_1;
   bool dropEntries = false;   // the runtime omits entries in some cases
 };
 bool stripShader(std::span<const uint8_t> container, StrippedShader& out);
