@@ -73,7 +73,8 @@ BackendStatus collectCaps(ID3D11Device* device, const std::vector<DXGI_FORMAT>& 
     entry.supportHr = device->CheckFormatSupport(format, &entry.support);
     if (FAILED(entry.supportHr)) entry.support = 0;
     D3D11_FEATURE_DATA_FORMAT_SUPPORT2 support2{format, 0};
-    if (SUCCEEDED(device->CheckFeatureSupport(D3D11_FEATURE_FORMAT_SUPPORT2, &support2, sizeof(support2))))
+    entry.support2Hr = device->CheckFeatureSupport(D3D11_FEATURE_FORMAT_SUPPORT2, &support2, sizeof(support2));
+    if (SUCCEEDED(entry.support2Hr))
       entry.support2 = support2.OutFormatSupport2;
     for (uint32_t slot = 0; slot < kSampleCountSlots; slot++) {
       UINT levels = 0;

@@ -47,8 +47,9 @@ struct BackendStatus {
 struct DeviceRequest {
   UINT flags = 0;   // D3D11_CREATE_DEVICE_* (BGRA support is always added)
   // Tried in order; the first the implementation accepts wins.
-  D3D_FEATURE_LEVEL featureLevels[4] = {D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_10_1,
-                                        D3D_FEATURE_LEVEL_10_0};
+  static constexpr UINT kMaxFeatureLevels = 16;   // the protocol's bound on D3D11CreateDevice's list
+  D3D_FEATURE_LEVEL featureLevels[kMaxFeatureLevels] = {D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_11_0,
+                                                        D3D_FEATURE_LEVEL_10_1, D3D_FEATURE_LEVEL_10_0};
   UINT featureLevelCount = 4;
 };
 

@@ -24,6 +24,7 @@ struct FormatEntry {
   DXGI_FORMAT format = DXGI_FORMAT_UNKNOWN;
   HRESULT supportHr = E_FAIL;
   UINT support = 0;                 // D3D11_FORMAT_SUPPORT
+  HRESULT support2Hr = E_FAIL;      // CheckFeatureSupport(FORMAT_SUPPORT2)
   UINT support2 = 0;                // D3D11_FORMAT_SUPPORT2 (0 if the query failed)
   UINT qualityLevels[kSampleCountSlots] = {};
 };

@@ -1,0 +1,222 @@
+// Copies, clears, resolves, mip generation and discards: regions and subresources are
+// checked against the shapes the host recorded, views against their resources.
+#include "npt/executor/executor.h"
+#include "npt/validation/context_calls.h"
+#include "records.h"
+
+namespace npt::executor {
+
+using objects::InterfaceId;
+using objects::ObjectType;
+
+void Executor::ID3D11DeviceContext_CopyResource(ObjectId self, ObjectId pDstResource, ObjectId pSrcResource) {
+  const char* method = "CopyResource";
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11Resource *dst = nullptr, *src = nullptr;
+  Record *dstRecord = nullptr, *srcRecord = nullptr;
+  if (!context || !resolveAs(pDstResource, InterfaceId::ID3D11Resource, false, method, &dst, &dstRecord) ||
+      !resolveAs(pSrcResource, InterfaceId::ID3D11Resource, false, method, &src, &srcRecord))
+    return;
+  if (!sameDevice(dstRecord, device, pDstResource, method) || !sameDevice(srcRecord, device, pSrcResource, method)) return;
+  if (!admit(validation::validateCopyResource(static_cast<ResourceState*>(dstRecord)->shape,
+                                              static_cast<ResourceState*>(srcRecord)->shape, dst == src),
+             method))
+    return;
+  context->CopyResource(dst, src);
+}
+
+void Executor::copyRegion(const char* method, ObjectId self, ObjectId pDst, UINT dstSub, UINT x, UINT y, UINT z,
+                          ObjectId pSrc, UINT srcSub, const D3D11_BOX* box, UINT copyFlags, bool version1) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11Resource *dst = nullptr, *src = nullptr;
+  Record *dstRecord = nullptr, *srcRecord = nullptr;
+  if (!context || !resolveAs(pDst, InterfaceId::ID3D11Resource, false, method, &dst, &dstRecord) ||
+      !resolveAs(pSrc, InterfaceId::ID3D11Resource, false, method, &src, &srcRecord))
+    return;
+  if (!sameDevice(dstRecord, device, pDst, method) || !sameDevice(srcRecord, device, pSrc, method)) return;
+  validation::CopyRegionArgs args;
+  args.dstSubresource = dstSub;
+  args.dstX = x;
+  args.dstY = y;
+  args.dstZ = z;
+  args.srcSubresource = srcSub;
+  args.srcBox = box;
+  if (!admit(validation::validateCopySubresourceRegion(static_cast<ResourceState*>(dstRecord)->shape,
+                                                       static_cast<ResourceState*>(srcRecord)->shape, dst == src, args),
+             method))
+    return;
+  if (version1) {
+    // D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD are the only flags.
+    if (copyFlags & ~UINT(D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD))
+      return drop(method, "unknown copy flags 0x%x", copyFlags);
+    if (!device->immediate1) return notImplemented(method);
+    device->immediate1->CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, copyFlags);
+    return;
+  }
+  context->CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
+}
+
+void Executor::ID3D11DeviceContext_CopySubresourceRegion(ObjectId self, ObjectId pDstResource, UINT DstSubresource,
+                                                         UINT DstX, UINT DstY, UINT DstZ, ObjectId pSrcResource,
+                                                         UINT SrcSubresource, const D3D11_BOX* pSrcBox) {
+  copyRegion("CopySubresourceRegion", self, pDstResource, DstSubresource, DstX, DstY, DstZ, pSrcResource,
+             SrcSubresource, pSrcBox, 0, false);
+}
+
+void Executor::ID3D11DeviceContext1_CopySubresourceRegion1(ObjectId self, ObjectId pDstResource, UINT DstSubresource,
+                                                           UINT DstX, UINT DstY, UINT DstZ, ObjectId pSrcResource,
+                                                           UINT SrcSubresource, const D3D11_BOX* pSrcBox,
+                                                           UINT CopyFlags) {
+  copyRegion("CopySubresourceRegion1", self, pDstResource, DstSubresource, DstX, DstY, DstZ, pSrcResource,
+             SrcSubresource, pSrcBox, CopyFlags, true);
+}
+
+void Executor::ID3D11DeviceContext_CopyStructureCount(ObjectId self, ObjectId pDstBuffer, UINT DstAlignedByteOffset,
+                                                      ObjectId pSrcView) {
+  const char* method = "CopyStructureCount";
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11Buffer* dst = nullptr;
+  ID3D11UnorderedAccessView* view = nullptr;
+  Record *dstRecord = nullptr, *viewRecord = nullptr;
+  if (!context || !resolveAs(pDstBuffer, InterfaceId::ID3D11Buffer, false, method, &dst, &dstRecord) ||
+      !resolveAs(pSrcView, InterfaceId::ID3D11UnorderedAccessView, false, method, &view, &viewRecord))
+    return;
+  if (!sameDevice(dstRecord, device, pDstBuffer, method) || !sameDevice(viewRecord, device, pSrcView, method)) return;
+  const auto& shape = static_cast<ResourceState*>(dstRecord)->shape;
+  if (DstAlignedByteOffset % 4 || uint64_t(DstAlignedByteOffset) + 4 > shape.width)
+    return drop(method, "offset %u of a %u-byte buffer", DstAlignedByteOffset, shape.width);
+  context->CopyStructureCount(dst, DstAlignedByteOffset, view);
+}
+
+void Executor::ID3D11DeviceContext_ClearRenderTargetView(ObjectId self, ObjectId pRenderTargetView,
+                                                         const FLOAT* ColorRGBA) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "ClearRenderTargetView", &device);
+  ID3D11RenderTargetView* view = nullptr;
+  Record* record = nullptr;
+  if (!context ||
+      !resolveAs(pRenderTargetView, InterfaceId::ID3D11RenderTargetView, false, "ClearRenderTargetView", &view, &record))
+    return;
+  if (!sameDevice(record, device, pRenderTargetView, "ClearRenderTargetView")) return;
+  context->ClearRenderTargetView(view, ColorRGBA);
+}
+
+void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewUint(ObjectId self, ObjectId pView, const UINT* Values) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "ClearUnorderedAccessViewUint", &device);
+  ID3D11UnorderedAccessView* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pView, InterfaceId::ID3D11UnorderedAccessView, false, "ClearUnorderedAccessViewUint", &view,
+                             &record))
+    return;
+  if (!sameDevice(record, device, pView, "ClearUnorderedAccessViewUint")) return;
+  context->ClearUnorderedAccessViewUint(view, Values);
+}
+
+void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewFloat(ObjectId self, ObjectId pView, const FLOAT* Values) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "ClearUnorderedAccessViewFloat", &device);
+  ID3D11UnorderedAccessView* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pView, InterfaceId::ID3D11UnorderedAccessView, false, "ClearUnorderedAccessViewFloat",
+                             &view, &record))
+    return;
+  if (!sameDevice(record, device, pView, "ClearUnorderedAccessViewFloat")) return;
+  context->ClearUnorderedAccessViewFloat(view, Values);
+}
+
+void Executor::ID3D11DeviceContext_ClearDepthStencilView(ObjectId self, ObjectId pDepthStencilView, UINT ClearFlags,
+                                                         FLOAT Depth, UINT8 Stencil) {
+  const char* method = "ClearDepthStencilView";
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11DepthStencilView* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pDepthStencilView, InterfaceId::ID3D11DepthStencilView, false, method, &view, &record))
+    return;
+  if (!sameDevice(record, device, pDepthStencilView, method) ||
+      !admit(validation::validateClearDepthStencil(ClearFlags, Depth), method))
+    return;
+  context->ClearDepthStencilView(view, ClearFlags, Depth, Stencil);
+}
+
+void Executor::ID3D11DeviceContext_GenerateMips(ObjectId self, ObjectId pShaderResourceView) {
+  const char* method = "GenerateMips";
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11ShaderResourceView* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pShaderResourceView, InterfaceId::ID3D11ShaderResourceView, false, method, &view, &record))
+    return;
+  if (!sameDevice(record, device, pShaderResourceView, method) ||
+      !admit(validation::validateGenerateMips(static_cast<ViewState*>(record)->resource), method))
+    return;
+  context->GenerateMips(view);
+}
+
+void Executor::ID3D11DeviceContext_SetResourceMinLOD(ObjectId self, ObjectId pResource, FLOAT MinLOD) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "SetResourceMinLOD", &device);
+  ID3D11Resource* resource = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pResource, InterfaceId::ID3D11Resource, false, "SetResourceMinLOD", &resource, &record))
+    return;
+  if (!sameDevice(record, device, pResource, "SetResourceMinLOD")) return;
+  context->SetResourceMinLOD(resource, MinLOD);
+}
+
+void Executor::ID3D11DeviceContext_ResolveSubresource(ObjectId self, ObjectId pDstResource, UINT DstSubresource,
+                                                      ObjectId pSrcResource, UINT SrcSubresource, DXGI_FORMAT Format) {
+  const char* method = "ResolveSubresource";
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11Resource *dst = nullptr, *src = nullptr;
+  Record *dstRecord = nullptr, *srcRecord = nullptr;
+  if (!context || !resolveAs(pDstResource, InterfaceId::ID3D11Resource, false, method, &dst, &dstRecord) ||
+      !resolveAs(pSrcResource, InterfaceId::ID3D11Resource, false, method, &src, &srcRecord))
+    return;
+  if (!sameDevice(dstRecord, device, pDstResource, method) || !sameDevice(srcRecord, device, pSrcResource, method)) return;
+  if (!admit(validation::validateResolveSubresource(static_cast<ResourceState*>(dstRecord)->shape, DstSubresource,
+                                                    static_cast<ResourceState*>(srcRecord)->shape, SrcSubresource,
+                                                    Format),
+             method))
+    return;
+  context->ResolveSubresource(dst, DstSubresource, src, SrcSubresource, Format);
+}
+
+void Executor::ID3D11DeviceContext1_DiscardResource(ObjectId self, ObjectId pResource) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "DiscardResource", &device);
+  ID3D11Resource* resource = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pResource, InterfaceId::ID3D11Resource, false, "DiscardResource", &resource, &record)) return;
+  if (!sameDevice(record, device, pResource, "DiscardResource")) return;
+  if (!device->immediate1) return notImplemented("ID3D11DeviceContext1::DiscardResource");
+  device->immediate1->DiscardResource(resource);
+}
+
+void Executor::ID3D11DeviceContext1_DiscardView(ObjectId self, ObjectId pResourceView) {
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "DiscardView", &device);
+  ID3D11View* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pResourceView, InterfaceId::ID3D11View, false, "DiscardView", &view, &record)) return;
+  if (!sameDevice(record, device, pResourceView, "DiscardView")) return;
+  if (!device->immediate1) return notImplemented("ID3D11DeviceContext1::DiscardView");
+  device->immediate1->DiscardView(view);
+}
+
+void Executor::ID3D11DeviceContext1_DiscardView1(ObjectId self, ObjectId pResourceView, const RECT* pRects,
+                                                 UINT NumRects) {
+  notImplemented("ID3D11DeviceContext1::DiscardView1");
+}
+
+void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, const FLOAT* Color, const RECT* pRect,
+                                              UINT NumRects) {
+  notImplemented("ID3D11DeviceContext1::ClearView");
+}
+
+}  // namespace npt::executor

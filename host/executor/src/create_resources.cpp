@@ -1,0 +1,137 @@
+// Buffers and textures: desc validation, initial data copied out of bulk memory and
+// checked against each subresource's footprint, then the backend's Create*.
+#include "npt/executor/executor.h"
+#include "npt/validation/subresource.h"
+#include "records.h"
+
+namespace npt::executor {
+
+using objects::InterfaceId;
+using objects::ObjectType;
+
+void Executor::createResource(const char* method, ObjectId self, ObjectType type, const validation::ResourceShape& shape,
+                              const DescCheck& descCheck, UINT numInitialData,
+                              const NPT_SUBRESOURCE_DATA* initialData, ObjectId id,
+                              const std::function<HRESULT(ID3D11Device*, const D3D11_SUBRESOURCE_DATA*, IUnknown**)>& create) {
+  std::shared_ptr<DeviceState> owner = deviceOf(self, method);
+  if (!owner) {
+    if (!isFatal()) insertFailed(id, type, nullptr);
+    return;
+  }
+  DeviceState* device = owner.get();
+  if (!admit(descCheck(device->limits), method)) {
+    if (!isFatal()) insertFailed(id, type, owner);
+    return;
+  }
+  // Initial data: every subresource's bytes are copied out of shared memory once and
+  // the footprint check runs on the sizes the host received.
+  std::vector<D3D11_SUBRESOURCE_DATA> data;
+  std::vector<std::vector<uint8_t>> copies;
+  if (initialData) {
+    std::vector<validation::SubresourceData> entries(numInitialData);
+    for (UINT i = 0; i < numInitialData; i++) {
+      entries[i].present = initialData[i].Data.Size != 0;
+      entries[i].rowPitch = initialData[i].RowPitch;
+      entries[i].slicePitch = initialData[i].SlicePitch;
+      entries[i].size = initialData[i].Data.Size;
+    }
+    if (!admit(validation::validateInitialData(shape, entries.data(), entries.size()), method)) {
+      if (!isFatal()) insertFailed(id, type, owner);
+      return;
+    }
+    copies.resize(numInitialData);
+    data.resize(numInitialData);
+    for (UINT i = 0; i < numInitialData; i++) {
+      protocol::BulkRef ref{initialData[i].Data.Region, initialData[i].Data.Offset, initialData[i].Data.Size};
+      const uint8_t* bytes = nullptr;
+      size_t size = 0;
+      if (!payloadBytes(Payload::bulkRef(ref), copies[i], &bytes, &size, method)) return;
+      data[i].pSysMem = bytes;
+      data[i].SysMemPitch = initialData[i].RowPitch;
+      data[i].SysMemSlicePitch = initialData[i].SlicePitch;
+    }
+  } else if (shape.usage == D3D11_USAGE_IMMUTABLE) {
+    // validate*Desc saw hasInitialData; nothing more to check here.
+  }
+
+  uint64_t bytes = shape.width;
+  if (!shape.isBuffer() && !validation::textureByteSize(shape, bytes)) bytes = 0;
+  IUnknown* object = nullptr;
+  HRESULT hr = create(device->device, data.empty() ? nullptr : data.data(), &object);
+  if (FAILED(hr) || !object) {
+    // The guest already returned S_OK (fire-and-forget); later uses of the id are dropped.
+    log("%s: the backend refused (0x%08x); object %u has no backend counterpart", method, unsigned(hr), id);
+    insertFailed(id, type, owner);
+    return;
+  }
+  auto record = std::make_unique<ResourceState>();
+  record->shape = shape;
+  record->mapped.assign(shape.subresourceCount(), 0);
+  insert(id, type, object, owner, bytes, std::move(record));
+}
+
+void Executor::ID3D11Device_CreateBuffer(ObjectId self, const D3D11_BUFFER_DESC* pDesc, UINT NumInitialData,
+                                         const NPT_SUBRESOURCE_DATA* pInitialData, ObjectId ppBuffer) {
+  createResource("CreateBuffer", self, ObjectType::Buffer, validation::shapeOf(*pDesc),
+                 [&](const validation::DeviceLimits& limits) { return validation::validateBufferDesc(*pDesc, pInitialData != nullptr, limits); }, NumInitialData, pInitialData,
+                 ppBuffer, [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
+                   ID3D11Buffer* buffer = nullptr;
+                   HRESULT hr = d->CreateBuffer(pDesc, data, &buffer);
+                   *out = buffer;
+                   return hr;
+                 });
+}
+
+void Executor::ID3D11Device_CreateTexture1D(ObjectId self, const D3D11_TEXTURE1D_DESC* pDesc, UINT NumInitialData,
+                                            const NPT_SUBRESOURCE_DATA* pInitialData, ObjectId ppTexture1D) {
+  createResource("CreateTexture1D", self, ObjectType::Texture1D, validation::shapeOf(*pDesc),
+                 [&](const validation::DeviceLimits& limits) { return validation::validateTexture1DDesc(*pDesc, pInitialData != nullptr, limits); }, NumInitialData,
+                 pInitialData, ppTexture1D, [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
+                   ID3D11Texture1D* texture = nullptr;
+                   HRESULT hr = d->CreateTexture1D(pDesc, data, &texture);
+                   *out = texture;
+                   return hr;
+                 });
+}
+
+void Executor::ID3D11Device_CreateTexture2D(ObjectId self, const D3D11_TEXTURE2D_DESC* pDesc, UINT NumInitialData,
+                                            const NPT_SUBRESOURCE_DATA* pInitialData, ObjectId ppTexture2D) {
+  createResource("CreateTexture2D", self, ObjectType::Texture2D, validation::shapeOf(*pDesc),
+                 [&](const validation::DeviceLimits& limits) { return validation::validateTexture2DDesc(*pDesc, pInitialData != nullptr, limits); }, NumInitialData,
+                 pInitialData, ppTexture2D, [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
+                   ID3D11Texture2D* texture = nullptr;
+                   HRESULT hr = d->CreateTexture2D(pDesc, data, &texture);
+                   *out = texture;
+                   return hr;
+                 });
+}
+
+void Executor::ID3D11Device_CreateTexture3D(ObjectId self, const D3D11_TEXTURE3D_DESC* pDesc, UINT NumInitialData,
+                                            const NPT_SUBRESOURCE_DATA* pInitialData, ObjectId ppTexture3D) {
+  createResource("CreateTexture3D", self, ObjectType::Texture3D, validation::shapeOf(*pDesc),
+                 [&](const validation::DeviceLimits& limits) { return validation::validateTexture3DDesc(*pDesc, pInitialData != nullptr, limits); }, NumInitialData,
+                 pInitialData, ppTexture3D, [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
+                   ID3D11Texture3D* texture = nullptr;
+                   HRESULT hr = d->CreateTexture3D(pDesc, data, &texture);
+                   *out = texture;
+                   return hr;
+                 });
+}
+
+void Executor::ID3D11Device3_CreateTexture2D1(ObjectId self, const D3D11_TEXTURE2D_DESC1* desc, UINT NumInitialData,
+                                              const NPT_SUBRESOURCE_DATA* initial_data, ObjectId texture) {
+  notImplemented("ID3D11Device3::CreateTexture2D1");
+}
+
+void Executor::ID3D11Device3_CreateTexture3D1(ObjectId self, const D3D11_TEXTURE3D_DESC1* desc, UINT NumInitialData,
+                                              const NPT_SUBRESOURCE_DATA* initial_data, ObjectId texture) {
+  notImplemented("ID3D11Device3::CreateTexture3D1");
+}
+
+void Executor::ID3D11Resource_SetEvictionPriority(ObjectId self, UINT EvictionPriority) {
+  ID3D11Resource* resource = nullptr;
+  if (!resolveAs(self, InterfaceId::ID3D11Resource, false, "SetEvictionPriority", &resource)) return;
+  resource->SetEvictionPriority(EvictionPriority);
+}
+
+}  // namespace npt::executor

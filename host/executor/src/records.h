@@ -1,0 +1,71 @@
+#pragma once
+
+// What the executor keeps per object beyond the backend pointer the table holds: the
+// device an object belongs to, and the validated shapes later calls are checked against
+// (never the backend's answers: a backend is not asked what the guest may do).
+
+#include <memory>
+#include <vector>
+
+#include "npt/backends/caps_snapshot.h"
+#include "npt/objects/object_table.h"
+#include "npt/validation/caps_limits.h"
+#include "npt/validation/resource.h"
+
+namespace npt::executor {
+
+// One backend device with its immediate context and the interfaces of newer versions
+// (null where the backend lacks them). Shared by every object of the device: children
+// keep it alive as they keep their device alive in D3D11.
+struct DeviceState {
+  ID3D11Device* device = nullptr;
+  ID3D11Device1* device1 = nullptr;
+  ID3D11Device3* device3 = nullptr;
+  ID3D11Device5* device5 = nullptr;
+  ID3D11DeviceContext* immediate = nullptr;
+  ID3D11DeviceContext1* immediate1 = nullptr;
+  ID3D11DeviceContext2* immediate2 = nullptr;
+  ID3D11DeviceContext3* immediate3 = nullptr;
+  ID3D11DeviceContext4* immediate4 = nullptr;
+  D3D_FEATURE_LEVEL featureLevel = D3D_FEATURE_LEVEL_11_0;
+  std::shared_ptr<backends::CapsSnapshot> caps;
+  std::unique_ptr<validation::SnapshotFormatCaps> formatCaps;
+  validation::DeviceLimits limits;
+
+  DeviceState() = default;
+  DeviceState(const DeviceState&) = delete;
+  DeviceState& operator=(const DeviceState&) = delete;
+  ~DeviceState();
+};
+
+struct Record : objects::ObjectExtra {
+  std::shared_ptr<DeviceState> device;
+};
+
+struct ResourceState final : Record {
+  validation::ResourceShape shape;
+  std::vector<uint8_t> mapped;   // per subresource: 0, or the D3D11_MAP it is mapped with
+};
+
+struct ViewState final : Record {
+  validation::ResourceShape resource;   // shape of the viewed resource
+  uint32_t resourceId = 0;     // guest id of the viewed resource
+  objects::ObjectType viewType = objects::ObjectType::ShaderResourceView;
+};
+
+struct QueryState final : Record {
+  D3D11_QUERY query = D3D11_QUERY_EVENT;
+  uint32_t dataSize = 0;        // GetDataSize of the backend object
+  bool counter = false;
+  int64_t slot = -1;            // push slot, -1 until BindPushSlot
+  uint32_t ends = 0;            // Ends executed
+  bool awaitingResult = false;  // an End whose result is not pushed yet
+};
+
+template<typename T>
+void releaseAndClear(T*& object) {
+  if (object) object->Release();
+  object = nullptr;
+}
+
+}  // namespace npt::executor

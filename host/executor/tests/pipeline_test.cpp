@@ -1,0 +1,220 @@
+// Shaders, state objects, pipeline setters, draws, queries and present (Windows build:
+// shaders are compiled at run time with d3dcompiler_47, as the samples do).
+#include <d3dcompiler.h>
+
+#include <cstdlib>
+
+#include "device_fixture.h"
+
+namespace npt::executor::testing {
+namespace {
+
+std::vector<uint8_t> compile(const char* source, const char* entry, const char* profile) {
+  ID3DBlob* code = nullptr;
+  ID3DBlob* errors = nullptr;
+  HRESULT hr = D3DCompile(source, std::strlen(source), "test", nullptr, nullptr, entry, profile, 0, 0, &code, &errors);
+  if (errors) errors->Release();
+  if (FAILED(hr) || !code) return {};
+  std::vector<uint8_t> bytes(static_cast<const uint8_t*>(code->GetBufferPointer()),
+                             static_cast<const uint8_t*>(code->GetBufferPointer()) + code->GetBufferSize());
+  code->Release();
+  return bytes;
+}
+
+const char* kShaders = R"(
+float4 vs(uint id : SV_VertexID) : SV_Position {
+  float2 uv = float2((id << 1) & 2, id & 2);
+  return float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);
+}
+float4 ps() : SV_Target { return float4(0, 1, 0, 1); }
+)";
+
+class PipelineTest : public DeviceTest {
+protected:
+  protocol::ObjectId shader(bool vertex) {
+    std::vector<uint8_t> code = compile(kShaders, vertex ? "vs" : "ps", vertex ? "vs_4_0" : "ps_4_0");
+    EXPECT_FALSE(code.empty());
+    protocol::ObjectId id = h.newId();
+    protocol::Payload payload = protocol::Payload::inlineBytes(code.data(), uint32_t(code.size()));
+    if (vertex)
+      EXPECT_TRUE(protocol::encode_ID3D11Device_CreateVertexShader(h.w(), device, payload, 0, id));
+    else
+      EXPECT_TRUE(protocol::encode_ID3D11Device_CreatePixelShader(h.w(), device, payload, 0, id));
+    h.runOk();
+    return id;
+  }
+};
+
+TEST_F(PipelineTest, DrawAFullScreenTriangle) {
+  protocol::ObjectId texture = texture2D(4, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
+  protocol::ObjectId rtv = renderTarget(texture);
+  clear(rtv, 1, 0, 0, 1);
+  protocol::ObjectId vs = shader(true), ps = shader(false);
+  ASSERT_NE(h.executor().backendObject(vs), nullptr);
+  ASSERT_NE(h.executor().backendObject(ps), nullptr);
+  D3D11_VIEWPORT viewport = {0, 0, 4, 4, 0, 1};
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetPrimitiveTopology(h.w(), context, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_VSSetShader(h.w(), context, vs, nullptr, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_PSSetShader(h.w(), context, ps, nullptr, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_OMSetRenderTargets(h.w(), context, 1, &rtv, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_RSSetViewports(h.w(), context, 1, &viewport));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Draw(h.w(), context, 3, 0));
+  h.runOk();
+  std::vector<uint8_t> pixels = readBack(texture, 4, 4);
+  ASSERT_EQ(pixels.size(), 64u);
+  for (size_t i = 0; i < 16; i++) {
+    uint32_t value;
+    std::memcpy(&value, &pixels[i * 4], 4);
+    EXPECT_EQ(value, 0xff00ff00u) << "pixel " << i;
+  }
+  EXPECT_EQ(h.executor().droppedCalls(), 0u);
+}
+
+TEST_F(PipelineTest, GarbageBytecodeCreatesNoShader) {
+  std::vector<uint8_t> garbage(64, 0x5a);
+  protocol::ObjectId id = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreatePixelShader(
+      h.w(), device, protocol::Payload::inlineBytes(garbage.data(), uint32_t(garbage.size())), 0, id));
+  h.runOk();
+  EXPECT_EQ(h.executor().backendObject(id), nullptr);
+  EXPECT_TRUE(h.logContains("E7002")) << "ShaderMagic";
+  // A vertex shader's bytecode offered as a pixel shader is refused as well.
+  std::vector<uint8_t> vsCode = compile(kShaders, "vs", "vs_4_0");
+  protocol::ObjectId wrongStage = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreatePixelShader(
+      h.w(), device, protocol::Payload::inlineBytes(vsCode.data(), uint32_t(vsCode.size())), 0, wrongStage));
+  h.runOk();
+  EXPECT_EQ(h.executor().backendObject(wrongStage), nullptr);
+  EXPECT_TRUE(h.logContains("E7007")) << "ShaderStageMismatch";
+  EXPECT_FALSE(h.executor().isFatal());
+}
+
+TEST_F(PipelineTest, StateObjectsAreValidatedBeforeTheBackend) {
+  D3D11_BLEND_DESC blend = {};
+  blend.RenderTarget[0].SrcBlend = D3D11_BLEND_ONE;
+  blend.RenderTarget[0].DestBlend = D3D11_BLEND_ZERO;
+  blend.RenderTarget[0].BlendOp = D3D11_BLEND_OP_ADD;
+  blend.RenderTarget[0].SrcBlendAlpha = D3D11_BLEND_ONE;
+  blend.RenderTarget[0].DestBlendAlpha = D3D11_BLEND_ZERO;
+  blend.RenderTarget[0].BlendOpAlpha = D3D11_BLEND_OP_ADD;
+  blend.RenderTarget[0].RenderTargetWriteMask = D3D11_COLOR_WRITE_ENABLE_ALL;
+  protocol::ObjectId good = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBlendState(h.w(), device, &blend, good));
+  h.runOk();
+  EXPECT_NE(h.executor().backendObject(good), nullptr);
+  blend.RenderTarget[0].BlendOp = D3D11_BLEND_OP(0);
+  protocol::ObjectId bad = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBlendState(h.w(), device, &blend, bad));
+  h.runOk();
+  EXPECT_EQ(h.executor().backendObject(bad), nullptr);
+  EXPECT_TRUE(h.logContains("E5002")) << "BlendOp";
+
+  D3D11_SAMPLER_DESC sampler = {};
+  sampler.Filter = D3D11_FILTER_MIN_MAG_MIP_LINEAR;
+  sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D11_TEXTURE_ADDRESS_WRAP;
+  sampler.MaxAnisotropy = 1;
+  sampler.ComparisonFunc = D3D11_COMPARISON_NEVER;
+  sampler.MaxLOD = D3D11_FLOAT32_MAX;
+  protocol::ObjectId goodSampler = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateSamplerState(h.w(), device, &sampler, goodSampler));
+  sampler.MaxAnisotropy = 17;
+  sampler.Filter = D3D11_FILTER_ANISOTROPIC;
+  protocol::ObjectId badSampler = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateSamplerState(h.w(), device, &sampler, badSampler));
+  h.runOk();
+  EXPECT_NE(h.executor().backendObject(goodSampler), nullptr);
+  EXPECT_EQ(h.executor().backendObject(badSampler), nullptr);
+}
+
+TEST_F(PipelineTest, SetterOutsideTheSlotRangeIsDropped) {
+  protocol::ObjectId views[2] = {0, 0};
+  uint64_t dropped = h.executor().droppedCalls();
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_PSSetShaderResources(h.w(), context, 127, 2, views));
+  h.runOk();
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 1);
+  EXPECT_TRUE(h.logContains("E10001")) << "SlotRange";
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetPrimitiveTopology(h.w(), context, D3D11_PRIMITIVE_TOPOLOGY(99)));
+  h.runOk();
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 2);
+  EXPECT_FALSE(h.executor().isFatal());
+}
+
+TEST_F(PipelineTest, ObjectsOfAnotherDeviceAreFatal) {
+  protocol::ObjectId otherDevice = 0, otherContext = 0;
+  ASSERT_EQ(h.createDevice(&otherDevice, &otherContext), S_OK);
+  protocol::ObjectId texture = texture2D(4, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
+  protocol::ObjectId rtv = renderTarget(texture);
+  const FLOAT color[4] = {0, 0, 0, 0};
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ClearRenderTargetView(h.w(), otherContext, rtv, color));
+  h.runOk();
+  ASSERT_TRUE(h.executor().isFatal());
+  EXPECT_EQ(h.executor().fatalError().code, FatalCode::CrossDevice);
+}
+
+TEST_F(PipelineTest, EventQueryResultIsPushedToItsSlot) {
+  D3D11_QUERY_DESC desc = {D3D11_QUERY_EVENT, 0};
+  protocol::ObjectId query = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateQuery(h.w(), device, &desc, query));
+  ASSERT_TRUE(protocol::encode_BindPushSlot(h.w(), query, 7));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_End(h.w(), context, query));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Flush(h.w(), context));
+  h.runOk();
+  // The backend answers once the GPU passed the End; the worker polls the same way.
+  for (int i = 0; i < 2000 && !h.slot(7); i++) {
+    h.executor().pollQueries();
+    if (!h.slot(7)) Sleep(1);
+  }
+  const PushedSlot* slot = h.slot(7);
+  ASSERT_NE(slot, nullptr);
+  ASSERT_EQ(slot->bytes.size(), 4u + sizeof(BOOL));
+  uint32_t ends = 0;
+  BOOL done = FALSE;
+  std::memcpy(&ends, slot->bytes.data(), 4);
+  std::memcpy(&done, slot->bytes.data() + 4, sizeof(BOOL));
+  EXPECT_EQ(ends, 1u);
+  EXPECT_EQ(done, TRUE);
+  EXPECT_FALSE(h.executor().hasPendingQueries());
+  // Begin on an event query is dropped, as the runtime does.
+  uint64_t dropped = h.executor().droppedCalls();
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Begin(h.w(), context, query));
+  h.runOk();
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 1);
+}
+
+TEST_F(PipelineTest, UnimplementedMethodsStopTheContextLoudly) {
+  protocol::ObjectId deferred = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDeferredContext(h.w(), device, 0, deferred));
+  h.runOk();
+  ASSERT_TRUE(h.executor().isFatal());
+  EXPECT_EQ(h.executor().fatalError().code, FatalCode::NotImplemented);
+  EXPECT_EQ(h.executor().fatalError().message, "NotImplemented ID3D11Device::CreateDeferredContext");
+}
+
+TEST(PresentTest, PresentBufferLogsTheFrameChecksum) {
+  std::string why;
+  if (!backendAvailable(&why)) GTEST_SKIP() << why;
+  _putenv_s("NPT_PRESENT_LOG", "1");
+  Harness h;
+  _putenv_s("NPT_PRESENT_LOG", "");
+  protocol::ObjectId device = 0, context = 0;
+  ASSERT_EQ(h.createDevice(&device, &context), S_OK);
+  D3D11_TEXTURE2D_DESC desc = {8, 8, 1, 1, DXGI_FORMAT_B8G8R8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0, 0};
+  protocol::ObjectId texture = h.newId(), rtv = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateTexture2D(h.w(), device, &desc, 0, nullptr, texture));
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateRenderTargetView(h.w(), device, texture, nullptr, rtv));
+  const FLOAT color[4] = {0, 0, 1, 1};
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ClearRenderTargetView(h.w(), context, rtv, color));
+  ASSERT_TRUE(protocol::encode_PresentBuffer(h.w(), texture, 1, 0));
+  h.runOk();
+  // FNV-1a of 64 RGBA pixels (0, 0, 255, 255): the BGRA back buffer is swizzled to RGBA.
+  uint64_t hash = 1469598103934665603ull;
+  for (int i = 0; i < 64; i++)
+    for (uint8_t byte : {uint8_t(0), uint8_t(0), uint8_t(255), uint8_t(255)}) hash = (hash ^ byte) * 1099511628211ull;
+  char expected[64];
+  std::snprintf(expected, sizeof(expected), "checksum %016llx", (unsigned long long)hash);
+  EXPECT_TRUE(h.logContains("present: frame 1 texture")) ;
+  EXPECT_TRUE(h.logContains(expected)) << expected;
+}
+
+}  // namespace
+}  // namespace npt::executor::testing
