@@ -366,11 +366,15 @@ void TRITON_APIENTRY shaderResourceViewReadAfterWriteHazard(ddi::D3D10DDI_HDEVIC
                                                             ddi::D3D10DDI_HRESOURCE) {}
 void TRITON_APIENTRY resourceReadAfterWriteHazard(ddi::D3D10DDI_HDEVICE, ddi::D3D10DDI_HRESOURCE) {}
 
-void TRITON_APIENTRY flush(ddi::D3D10DDI_HDEVICE h) { deviceOf(h)->context()->Flush(); }
+void TRITON_APIENTRY flush(ddi::D3D10DDI_HDEVICE h) {
+  deviceOf(h)->context()->Flush();
+  deviceOf(h)->checkTargetAlive();
+}
 
 BOOL TRITON_APIENTRY flush11_1(ddi::D3D10DDI_HDEVICE h, UINT) {
   // The target's Flush is cheap when nothing is queued; report that commands went out.
   deviceOf(h)->context()->Flush();
+  deviceOf(h)->checkTargetAlive();
   return TRUE;
 }
 

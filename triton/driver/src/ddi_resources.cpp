@@ -140,7 +140,7 @@ void TRITON_APIENTRY resourceMap(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D10DDI_HR
     return;
   }
   if (FAILED(hr)) {
-    d->targetFailed("ResourceMap", hr);
+    d->targetFailed("ResourceMap", hr);   // E_OUTOFMEMORY or device removed reach the runtime as is
     return;
   }
   mapped->pData = m.pData;

@@ -7,6 +7,7 @@
 
 #include "entries.h"
 #include "log.h"
+#include "translate.h"
 
 namespace triton::driver {
 
@@ -38,7 +39,15 @@ void Device::notImplemented(const char* entry) const {
 
 void Device::targetFailed(const char* entry, HRESULT hr) const {
   TRITON_LOG(Warn, "%s: the target device refused it: 0x%08lx", entry, static_cast<unsigned long>(hr));
-  setError(hr);
+  setError(runtimeError(hr));
+}
+
+void Device::checkTargetAlive() const {
+  const HRESULT reason = device_->GetDeviceRemovedReason();
+  if (FAILED(reason)) {
+    TRITON_LOG(Error, "the target device is lost (0x%08lx): device removed", static_cast<unsigned long>(reason));
+    setError(ddi::D3DDDIERR_DEVICEREMOVED);
+  }
 }
 
 void Device::setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT numRtvs, UINT rtvsToUnbind,

@@ -30,8 +30,11 @@ public:
   // Reports an entry Triton does not translate yet: logged once per entry, E_NOTIMPL
   // to the runtime.
   void notImplemented(const char* entry) const;
-  // A target call failed: logged, and the error goes to the runtime.
+  // A target call failed: logged, and the error goes to the runtime (a lost target
+  // as D3DDDIERR_DEVICEREMOVED).
   void targetFailed(const char* entry, HRESULT hr) const;
+  // Flushes are where a lost target shows up for calls that return nothing.
+  void checkTargetAlive() const;
 
   // Output merger: the DDI sets RTVs, DSV and UAV ranges; the API takes them together.
   void setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT numRtvs, UINT rtvsToUnbind,

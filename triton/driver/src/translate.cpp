@@ -88,4 +88,16 @@ bool apiQuery(ddi::D3D10DDI_QUERY query, D3D11_QUERY* out) {
   }
 }
 
+HRESULT runtimeError(HRESULT hr) {
+  switch (hr) {
+    case DXGI_ERROR_DEVICE_REMOVED:
+    case DXGI_ERROR_DEVICE_HUNG:
+    case DXGI_ERROR_DEVICE_RESET:
+    case DXGI_ERROR_DRIVER_INTERNAL_ERROR:
+      return ddi::D3DDDIERR_DEVICEREMOVED;
+    default:
+      return hr;
+  }
+}
+
 }  // namespace triton::driver

@@ -17,5 +17,9 @@ UINT apiMiscFlags(UINT ddiMiscFlags, triton::ddi::D3D10DDIRESOURCE_TYPE dimensio
 UINT ddiFormatSupport(UINT apiSupport, UINT apiSupport2);
 // D3D10DDI_QUERY -> D3D11_QUERY (false for counters and unknown values).
 bool apiQuery(triton::ddi::D3D10DDI_QUERY query, D3D11_QUERY* out);
+// The error the runtime gets for a failed target call: a lost target device (host
+// loss, reset, hang) is D3DDDIERR_DEVICEREMOVED, the one error every DDI entry may
+// report; anything else passes through.
+HRESULT runtimeError(HRESULT targetError);
 
 }  // namespace triton::driver

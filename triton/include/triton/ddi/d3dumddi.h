@@ -242,6 +242,10 @@ struct D3DDDI_DEVICECALLBACKS {
   PFND3DDDI_SUBMITHISTORYSEQUENCECB pfnSubmitHistorySequenceCb;
 };
 
+// The one error every DDI function may report through pfnSetErrorCb:
+// MAKE_D3DHRESULT(2160), the code D3D9's D3DERR_DEVICEREMOVED also has.
+inline constexpr HRESULT D3DDDIERR_DEVICEREMOVED = static_cast<HRESULT>(0x88760870u);
+
 // Opening a shared resource: one entry per kernel allocation.
 struct D3DDDI_OPENALLOCATIONINFO {
   D3DKMT_HANDLE hAllocation;
