@@ -36,8 +36,9 @@ void clientSize(HWND window, UINT* width, UINT* height) {
 
 SwapChain::SwapChain(Factory* factory, IUnknown* device, INptDevice* nptDevice, HWND window)
 : m_factory(factory), m_device(device), m_nptDevice(nptDevice), m_window(window) {
+  // One device reference, as on Windows (test_create_swapchain: 2 -> 3); the INptDevice
+  // is the same object, kept alive by it.
   m_device->AddRef();
-  m_nptDevice->AddRef();
   // Windows' swapchain holds two references on its factory (test_create_swapchain: a
   // factory at 2 goes to 4); the parent reference is m_factory, this is the second.
   m_factory->AddRef();
@@ -54,7 +55,6 @@ SwapChain::~SwapChain() {
   releaseBuffers();
   if (m_latencySemaphore)
     CloseHandle(m_latencySemaphore);
-  m_nptDevice->Release();
   m_device->Release();
   m_factory->Release();
 }
@@ -642,7 +642,7 @@ HRESULT createSwapChain(Factory* factory, IUnknown* device, HWND window, const D
     return DXGI_ERROR_INVALID_CALL;
   }
   SwapChain* object = new SwapChain(factory, device, nptDevice, window);
-  nptDevice->Release();   // the swapchain took its own reference
+  nptDevice->Release();   // the swapchain's reference on `device` keeps it alive
   object->AddRef();
   hr = object->init(desc, fullscreen, restrictToOutput);
   if (FAILED(hr)) {

@@ -101,7 +101,7 @@ private:
 
   ComRef<Factory> m_factory;
   IUnknown* m_device;                 // the device the application passed (a reference held)
-  INptDevice* m_nptDevice;            // the same device's Neptune seam (a reference held)
+  INptDevice* m_nptDevice;            // the same device's Neptune seam (alive through m_device)
   HWND m_window;
   DXGI_SWAP_CHAIN_DESC1 m_desc = {};
   DXGI_SWAP_CHAIN_FULLSCREEN_DESC m_fullscreenDesc = {};
