@@ -15,6 +15,7 @@ constexpr const char* kVertexShader = "vkd3d/vkd3d_0009_44272e4b5582.dxbc";     
 constexpr const char* kPixelShaderConstant = "vkd3d/vkd3d_0004_5463946b1053.dxbc";   // cb0[0]
 constexpr const char* kPixelShaderSample = "vkd3d/vkd3d_0185_5eb85925c424.dxbc";     // t0.Sample(s0, pos / (640, 480))
 constexpr const char* kComputeShader = "vkd3d/vkd3d_0206_34fed16759d7.dxbc";         // u0[tid.xy] = cb0[0].x, 4x4 groups
+constexpr const char* kGeometryShaderStreamOut = "vkd3d/vkd3d_0231_6ae63b211c50.dxbc";  // point -> one constant triangle
 
 constexpr UINT kSize = 64;
 const D3D11_INPUT_ELEMENT_DESC kLayout[] = {
@@ -370,6 +371,78 @@ TEST_P(DriverPipeline, DepthTestAndOcclusionQuery) {
   device.destroy(ps); device.destroy(vs); device.destroy(layout); device.destroy(occlusion);
   device.destroy(depthState); device.destroy(dsv); device.destroy(rtv);
   for (harness::Resource* r : {&cb, &vb, &depth, &target})
+    device.destroyResource(*r);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+// Stream output: a geometry shader turns one point into a triangle whose three
+// positions are captured through the DDI's register/mask declaration and read back.
+TEST_P(DriverPipeline, StreamOutputCapturesGeometryShaderOutput) {
+  const std::vector<uint8_t> gsContainer = readCorpusFile(kGeometryShaderStreamOut);
+  const UINT stride = 16, offset = 0;
+  const D3D11_BUFFER_DESC soDesc{3 * 16, D3D11_USAGE_DEFAULT, D3D11_BIND_STREAM_OUTPUT, 0, 0, 0};
+  const D3D11_BUFFER_DESC stagingDesc{3 * 16, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
+  const float expected[12] = {-1, 1, 0, 1, 3, 1, 0, 1, -1, -3, 0, 1};   // the shader's constants
+
+  harness::Resource vb = buffer(sizeof(kNear), D3D11_BIND_VERTEX_BUFFER, kNear);
+  harness::Resource so = device.createBuffer(soDesc);
+  harness::Resource staging = device.createBuffer(stagingDesc);
+  harness::ElementLayout layout;
+  harness::Shader vs;
+  bindGeometry(vb, layout, vs);
+  harness::StrippedShader stripped;
+  ASSERT_TRUE(harness::stripShader(gsContainer, stripped));
+  const ddi::D3D11DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY entry{0, 0, 0, 0xf};   // stream 0, o0.xyzw, slot 0
+  harness::Shader gs = device.createGeometryShaderWithStreamOutput(stripped, std::span(&entry, 1),
+                                                                   std::span(&stride, 1), D3D11_SO_NO_RASTERIZED_STREAM);
+  ASSERT_TRUE(vb && so && staging && layout && vs && gs);
+  ASSERT_EQ(device.takeError(), S_OK);
+  TRITON_DDI(device, pfnIaSetTopology)(h, ddi::D3D10_DDI_PRIMITIVE_TOPOLOGY_POINTLIST);
+  TRITON_DDI(device, pfnGsSetShader)(h, gs.handle);
+  TRITON_DDI(device, pfnSoSetTargets)(h, 1, 0, &so.handle, &offset);
+  TRITON_DDI(device, pfnDraw)(h, 1, 0);
+  TRITON_DDI(device, pfnSoSetTargets)(h, 0, 1, nullptr, nullptr);
+  TRITON_DDI(device, pfnResourceCopy)(h, staging.handle, so.handle);
+  ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
+  TRITON_DDI(device, pfnStagingResourceMap)(h, staging.handle, 0, ddi::D3D10_DDI_MAP_READ, 0, &mapped);
+  ASSERT_EQ(device.takeError(), S_OK);
+  float captured[12] = {};
+  std::memcpy(captured, mapped.pData, sizeof(captured));
+  TRITON_DDI(device, pfnStagingResourceUnmap)(h, staging.handle, 0);
+
+  // Directly.
+  Direct direct;
+  ComPtr<ID3D11Buffer> dVb = direct.buffer(sizeof(kNear), D3D11_BIND_VERTEX_BUFFER, kNear);
+  ComPtr<ID3D11Buffer> dSo, dStaging;
+  ASSERT_EQ(direct.device->CreateBuffer(&soDesc, nullptr, &dSo), S_OK);
+  ASSERT_EQ(direct.device->CreateBuffer(&stagingDesc, nullptr, &dStaging), S_OK);
+  ComPtr<ID3D11InputLayout> dLayout;
+  ComPtr<ID3D11VertexShader> dVs;
+  direct.bindGeometry(vsContainer, dVb.Get(), dLayout, dVs);
+  const D3D11_SO_DECLARATION_ENTRY dEntry{0, "SV_Position", 0, 0, 4, 0};
+  ComPtr<ID3D11GeometryShader> dGs;
+  ASSERT_EQ(direct.device->CreateGeometryShaderWithStreamOutput(gsContainer.data(), gsContainer.size(), &dEntry, 1,
+                                                                &stride, 1, D3D11_SO_NO_RASTERIZED_STREAM, nullptr, &dGs),
+            S_OK);
+  direct.context->IASetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_POINTLIST);
+  direct.context->GSSetShader(dGs.Get(), nullptr, 0);
+  direct.context->SOSetTargets(1, dSo.GetAddressOf(), &offset);
+  direct.context->Draw(1, 0);
+  direct.context->SOSetTargets(0, nullptr, nullptr);
+  direct.context->CopyResource(dStaging.Get(), dSo.Get());
+  D3D11_MAPPED_SUBRESOURCE dMapped{};
+  ASSERT_EQ(direct.context->Map(dStaging.Get(), 0, D3D11_MAP_READ, 0, &dMapped), S_OK);
+  float reference[12] = {};
+  std::memcpy(reference, dMapped.pData, sizeof(reference));
+  direct.context->Unmap(dStaging.Get(), 0);
+
+  for (UINT i = 0; i < 12; ++i) {
+    EXPECT_EQ(captured[i], reference[i]) << "component " << i;
+    EXPECT_EQ(captured[i], expected[i]) << "component " << i;
+  }
+
+  device.destroy(gs); device.destroy(vs); device.destroy(layout);
+  for (harness::Resource* r : {&staging, &so, &vb})
     device.destroyResource(*r);
   EXPECT_EQ(device.errorCount(), 0u);
 }

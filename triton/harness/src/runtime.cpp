@@ -507,6 +507,37 @@ Shader Device::createShader(ShaderStage stage, const StrippedShader& s) {
   return shader;
 }
 
+Shader Device::createGeometryShaderWithStreamOutput(
+    const StrippedShader& s, std::span<const ddi::D3D11DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY> entries,
+    std::span<const UINT> strides, UINT rasterizedStream) {
+  ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT args{};
+  args.pShaderCode = s.tokens.data();
+  args.pOutputStreamDecl = entries.data();
+  args.NumEntries = UINT(entries.size());
+  args.BufferStridesInBytes = strides.data();
+  args.NumStrides = UINT(strides.size());
+  args.RasterizedStream = rasterizedStream;
+  Shader shader;
+  // The runtime hands a stream-output shader no output entries; the rebuild recovers
+  // them from the declarations.
+  if (is11_1()) {
+    ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES sig{};
+    sig.pInputSignature = const_cast<ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2*>(s.input11_1.data());
+    sig.NumInputSignatureEntries = UINT(s.input11_1.size());
+    shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11_1.pfnCalcPrivateGeometryShaderWithStreamOutput(handle_, &args, &sig));
+    if (shader)
+      funcs11_1.pfnCreateGeometryShaderWithStreamOutput(handle_, &args, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
+  } else {
+    ddi::D3D10DDIARG_STAGE_IO_SIGNATURES sig{};
+    sig.pInputSignature = const_cast<ddi::D3D10DDIARG_SIGNATURE_ENTRY*>(s.input10.data());
+    sig.NumInputSignatureEntries = UINT(s.input10.size());
+    shader = allocate<ddi::D3D10DDI_HSHADER>(funcs11.pfnCalcPrivateGeometryShaderWithStreamOutput(handle_, &args, &sig));
+    if (shader)
+      funcs11.pfnCreateGeometryShaderWithStreamOutput(handle_, &args, shader.handle, ddi::D3D10DDI_HRTSHADER{&shader}, &sig);
+  }
+  return shader;
+}
+
 ElementLayout Device::createElementLayout(std::span<const D3D11_INPUT_ELEMENT_DESC> elements,
                                           std::span<const uint8_t> vertexShaderContainer) {
   // The runtime resolves each semantic against the vertex shader's input signature;

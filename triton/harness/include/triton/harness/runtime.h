@@ -118,6 +118,11 @@ public:
   UnorderedAccessView createUnorderedAccessView(const Resource& texture, DXGI_FORMAT format);
   SamplerState createSampler(const D3D11_SAMPLER_DESC& desc);
   Shader createShader(ShaderStage stage, const StrippedShader& shader);
+  // Stream output from a geometry shader, or from a vertex shader's code (what the
+  // runtime passes for CreateGeometryShaderWithStreamOutput on vertex shader bytecode).
+  Shader createGeometryShaderWithStreamOutput(const StrippedShader& shader,
+                                              std::span<const ddi::D3D11DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY> entries,
+                                              std::span<const UINT> strides, UINT rasterizedStream);
   ElementLayout createElementLayout(std::span<const D3D11_INPUT_ELEMENT_DESC> elements,
                                     std::span<const uint8_t> vertexShaderContainer);
   RasterizerState createRasterizerState(const D3D11_RASTERIZER_DESC& desc);
