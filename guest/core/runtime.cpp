@@ -117,6 +117,13 @@ protocol::ObjectId Runtime::allocateId() {
   return m_nextId++;
 }
 
+void Runtime::releaseUnusedId(protocol::ObjectId id) {
+  if (!id)
+    return;
+  std::lock_guard<std::mutex> lock(m_idMutex);
+  m_freeIds.push_back(id);
+}
+
 void Runtime::destroyObject(Statistics* stats, protocol::ObjectId id) {
   if (!id)
     return;

@@ -39,6 +39,8 @@ public:
   // Guest-assigned object ids (protocol section 7): nonzero, below 2^24, reused only
   // after the DestroyObject of the previous owner was recorded (one ring: in order).
   protocol::ObjectId allocateId();
+  // Returns an id whose creation never reached the ring.
+  void releaseUnusedId(protocol::ObjectId id);
   // Records DestroyObject and makes the id available again.
   void destroyObject(Statistics* stats, protocol::ObjectId id);
 

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "d3d11_child.h"
+
+// Shader resource, render target, depth stencil and unordered access views. A view
+// holds a public reference on its resource (as Wine's and DXVK's do); GetDesc returns
+// the description normalized at creation (NULL desc: derived from the resource;
+// MipLevels/ArraySize -1: the remaining levels/slices; format UNKNOWN: the
+// resource's). The host receives exactly what the application passed.
+namespace npt::guest {
+
+class ShaderResourceView final : public D3D11Child<ID3D11ShaderResourceView1> {
+public:
+  ShaderResourceView(Device* device, protocol::ObjectId id, ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC1& desc);
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
+  void STDMETHODCALLTYPE GetResource(ID3D11Resource** resource) override { *resource = addRefed(m_resource.get()); }
+  void STDMETHODCALLTYPE GetDesc(D3D11_SHADER_RESOURCE_VIEW_DESC* desc) override;
+  void STDMETHODCALLTYPE GetDesc1(D3D11_SHADER_RESOURCE_VIEW_DESC1* desc) override { *desc = m_desc; }
+  ID3D11Resource* resource() const { return m_resource.get(); }
+  // NULL desc -> the default; validates against the resource. E_INVALIDARG as Windows.
+  static HRESULT normalize(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC1* in, D3D11_SHADER_RESOURCE_VIEW_DESC1* out);
+
+private:
+  ComRef<ID3D11Resource> m_resource;
+  D3D11_SHADER_RESOURCE_VIEW_DESC1 m_desc;
+};
+
+class RenderTargetView final : public D3D11Child<ID3D11RenderTargetView1> {
+public:
+  RenderTargetView(Device* device, protocol::ObjectId id, ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC1& desc);
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
+  void STDMETHODCALLTYPE GetResource(ID3D11Resource** resource) override { *resource = addRefed(m_resource.get()); }
+  void STDMETHODCALLTYPE GetDesc(D3D11_RENDER_TARGET_VIEW_DESC* desc) override;
+  void STDMETHODCALLTYPE GetDesc1(D3D11_RENDER_TARGET_VIEW_DESC1* desc) override { *desc = m_desc; }
+  ID3D11Resource* resource() const { return m_resource.get(); }
+  static HRESULT normalize(ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC1* in, D3D11_RENDER_TARGET_VIEW_DESC1* out);
+
+private:
+  ComRef<ID3D11Resource> m_resource;
+  D3D11_RENDER_TARGET_VIEW_DESC1 m_desc;
+};
+
+class DepthStencilView final : public D3D11Child<ID3D11DepthStencilView> {
+public:
+  DepthStencilView(Device* device, protocol::ObjectId id, ID3D11Resource* resource, const D3D11_DEPTH_STENCIL_VIEW_DESC& desc);
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
+  void STDMETHODCALLTYPE GetResource(ID3D11Resource** resource) override { *resource = addRefed(m_resource.get()); }
+  void STDMETHODCALLTYPE GetDesc(D3D11_DEPTH_STENCIL_VIEW_DESC* desc) override { *desc = m_desc; }
+  ID3D11Resource* resource() const { return m_resource.get(); }
+  static HRESULT normalize(ID3D11Resource* resource, const D3D11_DEPTH_STENCIL_VIEW_DESC* in, D3D11_DEPTH_STENCIL_VIEW_DESC* out);
+
+private:
+  ComRef<ID3D11Resource> m_resource;
+  D3D11_DEPTH_STENCIL_VIEW_DESC m_desc;
+};
+
+class UnorderedAccessView final : public D3D11Child<ID3D11UnorderedAccessView1> {
+public:
+  UnorderedAccessView(Device* device, protocol::ObjectId id, ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1& desc);
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
+  void STDMETHODCALLTYPE GetResource(ID3D11Resource** resource) override { *resource = addRefed(m_resource.get()); }
+  void STDMETHODCALLTYPE GetDesc(D3D11_UNORDERED_ACCESS_VIEW_DESC* desc) override;
+  void STDMETHODCALLTYPE GetDesc1(D3D11_UNORDERED_ACCESS_VIEW_DESC1* desc) override { *desc = m_desc; }
+  ID3D11Resource* resource() const { return m_resource.get(); }
+  static HRESULT normalize(ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1* in, D3D11_UNORDERED_ACCESS_VIEW_DESC1* out);
+
+private:
+  ComRef<ID3D11Resource> m_resource;
+  D3D11_UNORDERED_ACCESS_VIEW_DESC1 m_desc;
+};
+
+}
