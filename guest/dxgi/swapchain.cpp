@@ -6,6 +6,7 @@
 #include "../core/runtime.h"
 #include "adapter.h"
 #include "output.h"
+#include "resource_face.h"
 
 namespace npt::guest::dxgi {
 
@@ -114,6 +115,8 @@ HRESULT SwapChain::createBuffers() {
       releaseBuffers();
       return hr;
     }
+    // IDXGIResource::GetUsage of a back buffer (test_swapchain_parameters).
+    setResourceUsage(texture, backBufferUsage(m_desc.BufferUsage, m_desc.SwapEffect, i));
     m_buffers.push_back(texture);
   }
   return S_OK;

@@ -13,6 +13,7 @@
 #include <d3d11.h>
 
 #include "dxgi/factory.h"
+#include "dxgi/resource_face.h"
 #include "dxgi/swapchain.h"
 
 using namespace npt::guest;
@@ -411,4 +412,84 @@ TEST_F(SwapChainTest, SwapChain1To4Setters) {
   EXPECT_EQ(client.right, 300);
   EXPECT_EQ(client.bottom, 200);
   EXPECT_EQ(s4->ResizeTarget(nullptr), DXGI_ERROR_INVALID_CALL);
+}
+
+// The DXGI face a Neptune resource embeds, here over one of Wine's textures (the face
+// forwards identity, private data and mapping to its owner).
+TEST_F(SwapChainTest, ResourceFaceAnswersDxgiInterfaces) {
+  D3D11_TEXTURE2D_DESC desc = {};
+  desc.Width = 4;
+  desc.Height = 2;
+  desc.MipLevels = 1;
+  desc.ArraySize = 1;
+  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+  desc.SampleDesc.Count = 1;
+  desc.Usage = D3D11_USAGE_STAGING;
+  desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
+  ComRef<ID3D11Texture2D> texture;
+  ASSERT_EQ(realDevice->CreateTexture2D(&desc, nullptr, texture.put()), S_OK);
+  dxgi::DxgiResourceFace face(texture.get(), dxgi::DxgiResourceFace::Kind::Surface,
+                              dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags));
+  EXPECT_EQ(face.query(__uuidof(IDXGISurface2)), static_cast<void*>(static_cast<IDXGISurface2*>(&face)));
+  EXPECT_EQ(face.query(__uuidof(IDXGIResource1)), static_cast<void*>(static_cast<IDXGIResource1*>(&face)));
+  EXPECT_EQ(face.query(__uuidof(IDXGIObject)), static_cast<void*>(static_cast<IDXGISurface2*>(&face)));
+  EXPECT_EQ(face.query(__uuidof(ID3D11Texture2D)), nullptr);
+  dxgi::DxgiResourceFace bufferFace(texture.get(), dxgi::DxgiResourceFace::Kind::Resource, 0);
+  EXPECT_EQ(bufferFace.query(__uuidof(IDXGISurface)), nullptr);
+  EXPECT_NE(bufferFace.query(__uuidof(IDXGIResource)), nullptr);
+
+  DXGI_USAGE usage = 0;
+  ASSERT_EQ(face.GetUsage(&usage), S_OK);
+  EXPECT_EQ(usage, DXGI_USAGE(DXGI_CPU_ACCESS_READ_WRITE));
+  face.setUsage(DXGI_USAGE_BACK_BUFFER | DXGI_USAGE_RENDER_TARGET_OUTPUT);
+  ASSERT_EQ(face.GetUsage(&usage), S_OK);
+  EXPECT_EQ(usage, DXGI_USAGE(DXGI_USAGE_BACK_BUFFER | DXGI_USAGE_RENDER_TARGET_OUTPUT));
+  EXPECT_EQ(dxgi::usageFromBindFlags(D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE, D3D11_USAGE_DEFAULT, 0),
+            DXGI_USAGE(DXGI_USAGE_RENDER_TARGET_OUTPUT | DXGI_USAGE_SHADER_INPUT));
+
+  DXGI_SURFACE_DESC surfaceDesc;
+  ASSERT_EQ(face.GetDesc(&surfaceDesc), S_OK);
+  EXPECT_EQ(surfaceDesc.Width, 4u);
+  EXPECT_EQ(surfaceDesc.Height, 2u);
+  EXPECT_EQ(surfaceDesc.Format, DXGI_FORMAT_R8G8B8A8_UNORM);
+
+  // Map writes through to the texture: read back with D3D11's own Map.
+  DXGI_MAPPED_RECT rect;
+  EXPECT_EQ(face.Map(&rect, 0), DXGI_ERROR_INVALID_CALL);
+  ASSERT_EQ(face.Map(&rect, DXGI_MAP_WRITE), S_OK);
+  *reinterpret_cast<uint32_t*>(rect.pBits) = 0x11223344u;
+  ASSERT_EQ(face.Unmap(), S_OK);
+  D3D11_MAPPED_SUBRESOURCE mapped;
+  ASSERT_EQ(context->Map(texture.get(), 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+  EXPECT_EQ(*static_cast<uint32_t*>(mapped.pData), 0x11223344u);
+  context->Unmap(texture.get(), 0);
+
+  // Parent and device: the texture's device.
+  ComRef<IDXGIDevice> parent;
+  ASSERT_EQ(face.GetParent(__uuidof(IDXGIDevice), reinterpret_cast<void**>(parent.put())), S_OK);
+  ComRef<IDXGIDevice> realDxgi;
+  ASSERT_EQ(realDevice->QueryInterface(__uuidof(IDXGIDevice), reinterpret_cast<void**>(realDxgi.put())), S_OK);
+  EXPECT_EQ(parent.get(), realDxgi.get());
+  ComRef<ID3D11Texture2D> back;
+  UINT subresource = 7;
+  ASSERT_EQ(face.GetResource(__uuidof(ID3D11Texture2D), reinterpret_cast<void**>(back.put()), &subresource), S_OK);
+  EXPECT_EQ(back.get(), texture.get());
+  EXPECT_EQ(subresource, 0u);
+
+  HDC hdc = reinterpret_cast<HDC>(1);
+  EXPECT_EQ(face.GetDC(FALSE, &hdc), DXGI_ERROR_INVALID_CALL);   // not GDI-compatible
+  EXPECT_EQ(hdc, nullptr);
+  HANDLE shared = reinterpret_cast<HANDLE>(1);
+  EXPECT_EQ(face.GetSharedHandle(&shared), DXGI_ERROR_INVALID_CALL);
+  EXPECT_EQ(shared, nullptr);
+  ASSERT_EQ(face.SetEvictionPriority(DXGI_RESOURCE_PRIORITY_HIGH), S_OK);
+  UINT priority = 0;
+  ASSERT_EQ(face.GetEvictionPriority(&priority), S_OK);
+  EXPECT_EQ(priority, texture->GetEvictionPriority());   // the owner's (Wine 8 keeps none)
+  static const GUID key = { 0x1, 0x2, 0x3, { 4, 5, 6, 7, 8, 9, 10, 11 } };
+  DWORD value = 42, out = 0;
+  UINT size = sizeof(out);
+  ASSERT_EQ(face.SetPrivateData(key, sizeof(value), &value), S_OK);
+  ASSERT_EQ(texture->GetPrivateData(key, &size, &out), S_OK);   // shared with the D3D11 face
+  EXPECT_EQ(out, 42u);
 }
