@@ -276,13 +276,13 @@ void BM_CallInProcess(benchmark::State& state) {
 }
 BENCHMARK(BM_CallInProcess)->Arg(1)->Arg(0)->UseRealTime();
 
-// Through neptune-server: the worker is another process (NPT_SERVER names the binary).
+// Through neptune-server: the worker is another process (NPT_SERVER_BIN names the binary).
 void BM_CallServer(benchmark::State& state) {
   const bool spin = state.range(0);
   npt::server::testing::ServerProcess server({ "--spin-us", spin ? "1000000" : "0" });
   std::unique_ptr<GuestConnection> guest;
   if (!server.running() || server.connect(&guest) != kOk) {
-    state.SkipWithError("no neptune-server (set NPT_SERVER)");
+    state.SkipWithError("no neptune-server (set NPT_SERVER_BIN)");
     for (auto _ : state) {}
     return;
   }
@@ -297,7 +297,7 @@ BENCHMARK(BM_CallServer)->Arg(1)->Arg(0)->UseRealTime();
 }
 
 int main(int argc, char** argv) {
-  setenv("NPT_SERVER", NPT_SERVER_PATH, 0);
+  setenv("NPT_SERVER_BIN", NPT_SERVER_PATH, 0);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

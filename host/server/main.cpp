@@ -18,7 +18,9 @@ static void usage() {
     "usage: neptune-server --socket PATH [options]\n"
     "  --socket PATH          UNIX socket guests connect to (PE guests under Wine use PATH.tcp)\n"
     "  --no-tcp               no loopback TCP listener for PE guests\n"
-    "  --dispatch null|diag   command consumer until the protocol decoder is wired in\n"
+    "  --dispatch executor|null|diag\n"
+    "                         executor (default): decode, validate, run on the D3D11 backend\n"
+    "                         (NPT_BACKEND); null/diag: transport tests and benchmarks\n"
     "  --max-contexts N       contexts (worker processes) at once\n"
     "  --max-rings N          per-context limits ...\n"
     "  --max-ring-size BYTES\n"
@@ -45,7 +47,8 @@ int main(int argc, char** argv) {
     else if (a == "--no-tcp") config.tcp = false;
     else if (a == "--dispatch") {
       std::string d = value();
-      if (d == "diag") config.dispatch = DispatchMode::Diag;
+      if (d == "executor") config.dispatch = DispatchMode::Executor;
+      else if (d == "diag") config.dispatch = DispatchMode::Diag;
       else if (d == "null") config.dispatch = DispatchMode::Null;
       else { usage(); return 2; }
     }

@@ -1,11 +1,15 @@
 #include "worker.h"
 
+#include <chrono>
 #include <cstdio>
+#include <memory>
+#include <thread>
 #if !defined(_WIN32)
 #include <unistd.h>
 #endif
 
 #include "diagnostic_dispatch.h"
+#include "executor_dispatch.h"
 #include "neptune/transport/handshake.h"
 #include "neptune/transport/layout.h"
 #include "neptune/transport/wait.h"
@@ -47,14 +51,28 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
 int run_worker(WorkerParams& p) {
   DiagState diag;
   npt_host_context* context = nullptr;
-  auto dispatch = p.dispatch == DispatchMode::Diag ? diag_dispatch : null_dispatch;
-  if (npt_host_context_create(&p.geometry, &p.limits, dispatch, &diag, &context) != 0)
+  npt_host_dispatch_fn dispatch = p.dispatch == DispatchMode::Diag ? diag_dispatch : null_dispatch;
+  void* user = &diag;
+  std::unique_ptr<ExecutorDispatch> executor;
+  if (p.dispatch == DispatchMode::Executor) {
+    // The backend is opened here, per context (in the worker process on Linux).
+    executor = std::make_unique<ExecutorDispatch>(p.base, p.geometry, p.limits, p.worker_id);
+    dispatch = ExecutorDispatch::dispatch;
+    user = executor.get();
+  }
+  if (npt_host_context_create(&p.geometry, &p.limits, dispatch, user, &context) != 0)
     return 2;
   diag.context = context;
+  if (executor)
+    executor->attach(context);
   if (p.socket_wake)
     npt_host_context_set_waker(context, wake_by_socket, &p.socket);
   if (npt_host_context_attach_memory(context, p.base, p.size, p.worker_id) != 0)
     return 2;
+  if (executor && !executor->backend_ok()) {
+    // Logged by the executor with its stable code; the guest sees the device removed.
+    npt_host_context_make_fatal(context, 0);
+  }
 
   if (p.wait_for_mapped_ack || !p.unlink_path.empty()) {
     // The guest maps the memory by name, acknowledges, and then nobody else can open it.
@@ -87,6 +105,13 @@ int run_worker(WorkerParams& p) {
     }
     if (work)
       continue;
+    if (executor && executor->executor().hasPendingQueries()) {
+      // Query results are pushed as soon as the backend has them: poll instead of sleeping.
+      executor->executor().pollQueries();
+      if (executor->executor().hasPendingQueries())
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      continue;
+    }
     if (!wait_for_doorbell(p, context))
       break;
   }

@@ -9,7 +9,9 @@
 // disconnects or the context turns fatal. A crash here takes down this context only.
 namespace npt::server {
 
-enum class DispatchMode { Null, Diag };
+// Executor: decode, validate and execute on the D3D11 backend (the default). Null and
+// Diag serve the transport's tests and benchmarks (diagnostic_dispatch.h).
+enum class DispatchMode { Null, Diag, Executor };
 
 struct WorkerParams {
   transport::Socket socket;
@@ -20,7 +22,7 @@ struct WorkerParams {
   bool socket_wake = false;      // guest blocks on the socket: send wake bytes
   bool wait_for_mapped_ack = false; // guest maps by name and acknowledges
   std::string unlink_path;       // shared file to remove once the guest mapped it
-  DispatchMode dispatch = DispatchMode::Null;
+  DispatchMode dispatch = DispatchMode::Executor;
   uint32_t spin_us = 50;         // poll this long before announcing idle
   uint32_t worker_id = 0;
 };

@@ -1,6 +1,6 @@
 #pragma once
 
-// Runs neptune-server (path from NPT_SERVER, set by meson) in a private directory.
+// Runs neptune-server (path from NPT_SERVER_BIN, set by meson) in a private directory.
 #include <csignal>
 #include <cstdlib>
 #include <string>
@@ -21,7 +21,7 @@ public:
       return;
     m_dir = dir;
     m_socket = m_dir + "/neptune.sock";
-    const char* server = std::getenv("NPT_SERVER");
+    const char* server = std::getenv("NPT_SERVER_BIN");
     if (!server)
       return;
     std::vector<std::string> args = { server, "--socket", m_socket, "--dispatch", "diag" };

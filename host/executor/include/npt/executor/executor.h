@@ -95,6 +95,9 @@ public:
   Executor& operator=(const Executor&) = delete;
 
   bool isFatal() const { return m_fatal.code != FatalCode::None; }
+  // Whether the backend could be opened (its error is logged at construction).
+  bool backendAvailable() const { return m_backend != nullptr; }
+  const backends::BackendStatus& backendStatus() const { return m_backendStatus; }
   const FatalError& fatalError() const { return m_fatal; }
   // Stops the context: logs "E<code> <name>: <message>" once and releases everything.
   void makeFatal(FatalCode code, std::string message);
