@@ -264,6 +264,13 @@ class Classifier:
         nullable = pn.get('optional', setter)
         if p.get('wire_kind'):
             return P(p['wire_kind'], max=pn.get('max', 1 << 30), optional=pn.get('optional', False))
+        if policy == 'sync' and 'count' in pn and self.is_out(p) and ptr == 1 and name not in counts:
+            # An out array of a sync method: n elements in the reply, n = the in count.
+            if cat in ('scalar', 'enum') or (cat == 'record' and self.m.record_is_flat(base)):
+                return Param(name=name, kind='out_array', type=base, cat=cat, ptr=ptr, const=const,
+                             direction='out', idl=p, count=pn['count'],
+                             elem='record' if cat == 'record' else 'scalar')
+            raise ModelError('%s: sync out array %s is not of scalars or flat structs' % (key, name))
         if name in counts:
             if cat not in ('scalar', 'enum') or ptr != 0:
                 raise ModelError('%s: count %s is not a scalar' % (key, name))

@@ -14,6 +14,60 @@ namespace npt::protocol {
   inline uint64_t bitsOf64(double v) { uint64_t b; std::memcpy(&b, &v, 8); return b; }
   inline double   doubleOf64(uint64_t b) { double v; std::memcpy(&v, &b, 8); return v; }
 
+  // Unchecked word access for the straight-line codecs (generator/fast.py): the
+  // caller has reserved (encode) or length-checked (decode) the bytes.
+  NPT_INLINE uint8_t* putw32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); return p + 4; }
+  NPT_INLINE uint8_t* putw64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); return p + 8; }
+  NPT_INLINE uint8_t* putwf32(uint8_t* p, float v) { std::memcpy(p, &v, 4); return p + 4; }
+  NPT_INLINE uint32_t getw32(const uint8_t* p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
+  NPT_INLINE uint64_t getw64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  NPT_INLINE float    getwf32(const uint8_t* p) { float v; std::memcpy(&v, p, 4); return v; }
+
+  // Payloads (README 3.6) in the straight-line codecs.
+  NPT_INLINE bool payloadEncodable(const Payload& p) {
+    return p.isNull || p.isBulk || (p.size < kPayloadBulkTag && (p.data || !p.size));
+  }
+  NPT_INLINE size_t payloadWireBytes(const Payload& p) {
+    return p.isNull ? 4 : p.isBulk ? 16 : 4 + ((size_t(p.size) + 3) & ~size_t(3));
+  }
+  NPT_INLINE uint8_t* putwPayload(uint8_t* p, const Payload& pl) {
+    if (pl.isNull) return putw32(p, kPayloadNullTag);
+    if (pl.isBulk) {
+      p = putw32(p, kPayloadBulkTag);
+      p = putw32(p, pl.bulk.region);
+      p = putw32(p, pl.bulk.offset);
+      return putw32(p, pl.bulk.size);
+    }
+    p = putw32(p, pl.size);
+    if (pl.size) std::memcpy(p, pl.data, pl.size);
+    size_t padded = (size_t(pl.size) + 3) & ~size_t(3);
+    if (padded != pl.size) std::memset(p + pl.size, 0, padded - pl.size);
+    return p + padded;
+  }
+  // Reads a payload at p with `left` bytes remaining; advances both.
+  NPT_INLINE ErrorCode getwPayload(const uint8_t*& p, size_t& left, uint32_t maxSize, Payload& out) {
+    if (left < 4) return ErrorCode::Truncated;
+    uint32_t tag = getw32(p);
+    p += 4; left -= 4;
+    out = Payload();
+    if (tag == kPayloadNullTag) return ErrorCode::Ok;
+    out.isNull = false;
+    if (tag == kPayloadBulkTag) {
+      if (left < 12) return ErrorCode::Truncated;
+      out.isBulk = true;
+      out.bulk.region = getw32(p); out.bulk.offset = getw32(p + 4); out.bulk.size = getw32(p + 8);
+      out.size = out.bulk.size;
+      p += 12; left -= 12;
+    } else {
+      size_t padded = (size_t(tag) + 3) & ~size_t(3);
+      if (padded > left) return ErrorCode::Truncated;
+      out.size = tag;
+      out.data = p;
+      p += padded; left -= padded;
+    }
+    return out.size > maxSize ? ErrorCode::BadPayload : ErrorCode::Ok;
+  }
+
   // 16-bit units packed two per word. WCHAR is 2 bytes on Windows and
   // wchar_t (4 bytes) in native builds; the wire always carries UTF-16 units.
   template<typename C>

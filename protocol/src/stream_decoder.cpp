@@ -8,38 +8,24 @@
 namespace npt::protocol {
 
   DecodeResult StreamDecoder::decode(const void* stream, size_t size) {
-    DecodeResult result;
     // Read once: the whole batch is copied out of (possibly shared) memory
     // before any byte is interpreted, so the guest cannot change a command
     // between its validation and its use. One copy per batch, not per command.
     m_copy.assign(static_cast<const uint8_t*>(stream), static_cast<const uint8_t*>(stream) + size);
-    const uint8_t* src = m_copy.data();
-    size_t pos = 0;
-    while (pos < size) {
-      result.offset = pos;
-      if (size - pos < kHeaderBytes) { result.code = ErrorCode::Truncated; return result; }
-      uint32_t header;
-      std::memcpy(&header, src + pos, 4);
-      size_t bytes = size_t(headerWords(header)) * 4;
-      result.opcode = headerOpcode(header);
-      if (bytes == 0) { result.code = ErrorCode::BadHeader; return result; }
-      if (bytes > size - pos) { result.code = ErrorCode::Truncated; return result; }
-      ErrorCode code = decodeOne(result.opcode, src + pos + 4, bytes - 4);
-      if (code != ErrorCode::Ok) { result.code = code; return result; }
-      pos += bytes;
-      result.commands++;
-    }
-    result.offset = pos;
+    return decodePrivate(m_copy.data(), size);
+  }
+
+  DecodeResult StreamDecoder::decodePrivate(const void* commands, size_t size) {
+    DecodeResult result;
+    decodeCommands(static_cast<const uint8_t*>(commands), size, m_ctx, m_dispatch, &StreamDecoder::decodeControl,
+                   this, result);
     return result;
   }
 
-  ErrorCode StreamDecoder::decodeOne(uint16_t opcode, const uint8_t* args, size_t size) {
+  ErrorCode StreamDecoder::decodeControl(void* self, uint16_t opcode, const uint8_t* args, size_t size) {
     CommandReader r(args, size);
-    m_ctx.arena.reset();
-    ErrorCode code = (opcode >> 8) == 0 ? decodeControl(opcode, r) : decodeMethod(opcode, r, m_ctx, m_dispatch);
-    if (code == ErrorCode::Ok && !r.ok())
-      code = r.error();
-    return code;
+    ErrorCode code = static_cast<StreamDecoder*>(self)->decodeControl(opcode, r);
+    return code == ErrorCode::Ok && !r.ok() ? r.error() : code;
   }
 
   ErrorCode StreamDecoder::decodeControl(uint16_t opcode, CommandReader& r) {

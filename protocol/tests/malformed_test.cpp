@@ -322,3 +322,58 @@ TEST_F(Fixture, MapReadReplyCarriesPitchesAndBytes) {
   for (size_t n = 0; n < replies.size(); n++)
     EXPECT_NE(decodeReply_ID3D11DeviceContext_Map(replies.data(), n, &hr, &row, &depth, &data), ErrorCode::Ok) << n;
 }
+
+// README 3.1: an enum value beyond its type's range, where Windows answers
+// E_INVALIDARG (desc fields, parameters), decodes to the enum's reserved
+// invalid value and reaches the dispatch (validation refuses it there); a union
+// discriminator, or an enum whose range has no free value, stays fatal.
+TEST_F(Fixture, OutOfRangeEnumsInDescsAndParametersReachValidation) {
+  ctx.handles.create(50, Iface_ID3D11Device);
+  uint8_t buf[512];
+  CommandWriter w(buf, sizeof buf);
+  D3D11_SAMPLER_DESC sampler{};
+  sampler.Filter = D3D11_FILTER_ANISOTROPIC;
+  ASSERT_TRUE(encode_ID3D11Device_CreateSamplerState(w, 50, &sampler, 61));
+  uint32_t filter;
+  std::memcpy(&filter, buf + 12, 4);  // select(8), header(4), then Filter
+  ASSERT_EQ(filter, uint32_t(D3D11_FILTER_ANISOTROPIC));
+  for (uint32_t bad : {0x200u, 0xdeadbeefu, 0xffffffffu}) {
+    std::memcpy(buf + 12, &bad, 4);
+    ctx.handles.destroy(61);
+    ASSERT_EQ(run(buf, w.size()).code, ErrorCode::Ok) << bad;
+    EXPECT_EQ(rec.calls.back().find("{Filter=1ff;"), rec.calls.back().find('{')) << rec.calls.back();
+  }
+
+  Stream topology;
+  topology.cmd(OpSelectObject, {context});
+  topology.cmd(Op_ID3D11DeviceContext_IASetPrimitiveTopology, {0xffffffffu});
+  ASSERT_EQ(run(topology.words).code, ErrorCode::Ok);
+  EXPECT_EQ(rec.calls.back(), "ID3D11DeviceContext::IASetPrimitiveTopology(self=1;Topology=7f;)");
+
+  // D3D11_USAGE's four values fill its range 0..3: nothing to map 7 to.
+  CommandWriter w2(buf, sizeof buf);
+  D3D11_BUFFER_DESC desc{};
+  desc.ByteWidth = 16;
+  ASSERT_TRUE(encode_ID3D11Device_CreateBuffer(w2, 50, &desc, 0, nullptr, 62));
+  uint32_t usage = 7;
+  std::memcpy(buf + 20, &usage, 4);  // select(8), header(4), NumInitialData(4), ByteWidth(4)
+  EXPECT_EQ(run(buf, w2.size()).code, ErrorCode::BadEnum);
+  EXPECT_FALSE(ctx.handles.contains(62));
+}
+
+// Contract 3: query results travel through push slots (BindPushSlot), so
+// GetData has no opcode; Begin and End do.
+TEST(Tables, GetDataHasNoWireForm) {
+  const uint16_t context = uint16_t(Iface_ID3D11DeviceContext << 8);
+  EXPECT_STREQ(opcodeName(context | 20), "ID3D11DeviceContext::Begin");
+  EXPECT_STREQ(opcodeName(context | 21), "ID3D11DeviceContext::End");
+  EXPECT_EQ(opcodeName(context | 22), nullptr);
+  Stream s;
+  s.cmd(OpSelectObject, {1});
+  s.cmd(uint16_t(context | 22), {2, 0, 8, 0});
+  DecodeContext ctx;
+  ctx.handles.create(1, Iface_ID3D11DeviceContext);
+  RecordingDispatch rec;
+  StreamDecoder dec(ctx, rec);
+  EXPECT_EQ(dec.decode(s.words.data(), s.words.size() * 4).code, ErrorCode::UnknownOpcode);
+}

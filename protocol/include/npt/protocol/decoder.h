@@ -42,8 +42,12 @@ namespace npt::protocol {
 
     DecodeResult decode(const void* stream, size_t size);
 
+    // Same, for bytes the caller already copied into memory the guest cannot
+    // write (the transport copies each span out of shared memory): no second copy.
+    DecodeResult decodePrivate(const void* commands, size_t size);
+
   private:
-    ErrorCode decodeOne(uint16_t opcode, const uint8_t* args, size_t size);
+    static ErrorCode decodeControl(void* self, uint16_t opcode, const uint8_t* args, size_t size);
     ErrorCode decodeControl(uint16_t opcode, CommandReader& r);
 
     DecodeContext&       m_ctx;
@@ -52,7 +56,10 @@ namespace npt::protocol {
     std::vector<uint8_t> m_hostInfo;  // QueryHostInfo's blob, reused
   };
 
-  // Generated: decodes one non-control command's arguments and dispatches it.
-  ErrorCode decodeMethod(uint16_t opcode, CommandReader& r, DecodeContext& ctx, Dispatch& d);
+  // Generated (npt_codec.cpp): decodes and dispatches the commands in [src, src + size),
+  // handing control commands (interface 0) to `control`; stops at the first error.
+  using ControlDecoder = ErrorCode (*)(void* self, uint16_t opcode, const uint8_t* args, size_t size);
+  void decodeCommands(const uint8_t* src, size_t size, DecodeContext& ctx, Dispatch& d,
+                      ControlDecoder control, void* controlSelf, DecodeResult& result);
 
 }

@@ -26,6 +26,10 @@ namespace npt::protocol {
     // Enum values beyond the enum's value range would be undefined behaviour
     // once converted; they end the stream instead.
     NPT_INLINE uint32_t enumValue(uint32_t max) { uint32_t v = u32(); if (v > max) [[unlikely]] { fail(ErrorCode::BadEnum); return 0; } return v; }
+    // Where Windows answers E_INVALIDARG for a bad value (desc fields, parameters), an
+    // out-of-range value becomes `invalid`, an in-range value naming no enumerator, which
+    // validation refuses like the original.
+    NPT_INLINE uint32_t enumOrInvalid(uint32_t max, uint32_t invalid) { uint32_t v = u32(); return v > max ? invalid : v; }
 
     // n bytes plus padding to 4; returns a pointer into the command copy.
     const uint8_t* bytes(size_t n) {

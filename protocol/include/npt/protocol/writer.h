@@ -19,13 +19,24 @@ namespace npt::protocol {
     void   fail() { m_ok = false; }
 
     // The object later commands apply to; elided when unchanged.
-    void select(ObjectId self) {
-      if (self == m_selected)
+    NPT_INLINE void select(ObjectId self) {
+      if (self == m_selected) [[likely]]
         return;
-      begin(OpSelectObject);
-      u32(self);
-      end();
+      if (uint8_t* p = reserve(8)) {
+        uint32_t words[2] = { packHeader(OpSelectObject, 2), self };
+        std::memcpy(p, words, 8);
+      }
       m_selected = self;
+    }
+
+    // One whole command of `bytes` (header included, a multiple of 4): where to
+    // write it, or nullptr when it does not fit (ok() turns false, sticky).
+    // Generated encoders that know their size up front write through it unchecked.
+    NPT_INLINE uint8_t* reserve(size_t bytes) {
+      if (!m_ok || bytes > m_capacity - m_size) [[unlikely]] { m_ok = false; return nullptr; }
+      uint8_t* p = m_data + m_size;
+      m_size += bytes;
+      return p;
     }
     void forgetSelection() { m_selected = 0; }
 
