@@ -1,6 +1,8 @@
 // Device creation (D3D11CreateDevice) and what the guest learns about the host device
 // once per connection (QueryHostInfo, contract 2).
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "npt/executor/executor.h"
 #include "npt/validation/format_table.h"
@@ -127,9 +129,30 @@ void describeDisplay(ID3D11Device* device, protocol::HostInfo& info) {
 
 }  // namespace
 
+namespace {
+
+// What a backend answers does not change while the process lives: contexts of one
+// process (the Windows server's threads) share one probe. The probe device also costs
+// its thread a GL context under wined3d (about 10 MiB per context measured).
+struct SharedCaps {
+  std::shared_ptr<backends::CapsSnapshot> caps;
+  std::vector<uint8_t> hostInfo;
+};
+std::mutex g_capsMutex;
+std::map<std::string, SharedCaps> g_capsByBackend;
+
+}  // namespace
+
 bool Executor::ensureCaps() {
   if (m_caps) return true;
   if (!backendReady()) return false;
+  std::lock_guard<std::mutex> lock(g_capsMutex);
+  auto cached = g_capsByBackend.find(m_backend->name());
+  if (cached != g_capsByBackend.end()) {
+    m_caps = cached->second.caps;
+    m_hostInfo = cached->second.hostInfo;
+    return true;
+  }
   // A probe device answers for every device of this context: they share the backend.
   backends::DeviceObjects probe;
   backends::BackendStatus status = m_backend->createDevice(backends::DeviceRequest{}, probe);
@@ -177,6 +200,7 @@ bool Executor::ensureCaps() {
     return false;
   }
   m_caps = std::move(caps);
+  g_capsByBackend[m_backend->name()] = SharedCaps{m_caps, m_hostInfo};
   return true;
 }
 

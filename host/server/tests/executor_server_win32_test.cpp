@@ -6,8 +6,12 @@
 #include <windows.h>
 #include <psapi.h>
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
+
+#include <d3d11.h>
 
 #include "npt/protocol/host_info.h"
 #include "npt_encode.h"
@@ -224,6 +228,94 @@ TEST_F(ExecutorServer, AProtocolViolationRemovesOnlyThatContext) {
   std::vector<uint8_t> pixels = clearAndReadBack(good, device, context, 4, white, &viaBulk);
   EXPECT_EQ(pixels, std::vector<uint8_t>(64, 0xff));
   EXPECT_TRUE(server.running());
+}
+
+}  // namespace
+
+namespace {
+
+struct Memory {
+  double workingSetMiB = 0;
+  double privateMiB = 0;
+};
+
+Memory memoryOf(HANDLE process) {
+  PROCESS_MEMORY_COUNTERS_EX counters = {};
+  counters.cb = sizeof(counters);
+  GetProcessMemoryInfo(process, reinterpret_cast<PROCESS_MEMORY_COUNTERS*>(&counters), sizeof(counters));
+  return Memory{counters.WorkingSetSize / 1048576.0, counters.PrivateUsage / 1048576.0};
+}
+
+// Host memory per idle context (issue 5: <= 16 MiB beyond the backend's own). The
+// server's growth per idle context (connected, host info sent, one device created) is
+// measured, and so is the backend's own cost of one more device on its own thread,
+// created directly in this process; the difference is what the host adds per context
+// (transport memory, decoder, executor, tables, worker thread).
+TEST_F(ExecutorServer, IdleContextCostsAtMost16MiBBeyondTheBackend) {
+  constexpr int kContexts = 8;
+  std::vector<std::unique_ptr<WireGuest>> guests;
+  auto addContext = [&] {
+    guests.push_back(std::make_unique<WireGuest>(server));
+    WireGuest& guest = *guests.back();
+    ASSERT_TRUE(guest.connected());
+    ASSERT_TRUE(protocol::encode_QueryHostInfo(guest.w()));
+    std::vector<uint8_t> reply;
+    ASSERT_EQ(guest.call(reply), kOk);
+    protocol::ObjectId device, context;
+    ASSERT_EQ(guest.createDevice(&device, &context), S_OK);
+  };
+  addContext();   // loads the backend: not a per-context cost
+  Sleep(300);
+  Memory first = memoryOf(server.process());
+  for (int i = 0; i < kContexts; i++) addContext();
+  Sleep(300);
+  Memory all = memoryOf(server.process());
+  const double serverPerContext = (all.workingSetMiB - first.workingSetMiB) / kContexts;
+
+  // The backend alone: one more device per context, each created and used on its own
+  // thread kept alive (as each context has its worker thread), in this process.
+  HMODULE d3d11 = LoadLibraryA("d3d11.dll");
+  ASSERT_NE(d3d11, nullptr);
+  auto create = reinterpret_cast<PFN_D3D11_CREATE_DEVICE>(GetProcAddress(d3d11, "D3D11CreateDevice"));
+  HANDLE release = CreateEventA(nullptr, TRUE, FALSE, nullptr);
+  std::vector<std::thread> threads;
+  std::atomic<int> ready{0};
+  auto addDevice = [&] {
+    threads.emplace_back([&] {
+      ID3D11Device* device = nullptr;
+      ID3D11DeviceContext* context = nullptr;
+      if (SUCCEEDED(create(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, D3D11_CREATE_DEVICE_BGRA_SUPPORT, nullptr, 0,
+                           D3D11_SDK_VERSION, &device, nullptr, &context))) {
+        context->Flush();
+        ready++;
+        WaitForSingleObject(release, INFINITE);
+        context->Release();
+        device->Release();
+      } else {
+        ready++;
+      }
+    });
+    while (ready.load() < int(threads.size())) Sleep(1);
+  };
+  addDevice();
+  Sleep(300);
+  Memory before = memoryOf(GetCurrentProcess());
+  for (int i = 0; i < kContexts; i++) addDevice();
+  Sleep(300);
+  Memory after = memoryOf(GetCurrentProcess());
+  const double backendPerDevice = (after.workingSetMiB - before.workingSetMiB) / kContexts;
+  SetEvent(release);
+  for (std::thread& thread : threads) thread.join();
+  CloseHandle(release);
+
+  const double hostPerContext = serverPerContext - backendPerDevice;
+  std::printf("idle context: server working set +%.2f MiB/context (private +%.2f), backend device alone +%.2f MiB "
+              "-> host overhead %.2f MiB/context\n",
+              serverPerContext, (all.privateMiB - first.privateMiB) / kContexts, backendPerDevice, hostPerContext);
+  RecordProperty("server_mib_per_context", std::to_string(serverPerContext));
+  RecordProperty("backend_mib_per_device", std::to_string(backendPerDevice));
+  RecordProperty("host_mib_per_context", std::to_string(hostPerContext));
+  EXPECT_LE(hostPerContext, 16.0);
 }
 
 }  // namespace
