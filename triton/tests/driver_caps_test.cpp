@@ -107,7 +107,9 @@ TEST_F(DriverVersions, PipelineLevelsFollowTheTarget) {
   }
 }
 
-TEST_F(DriverVersions, OpenAdapterRefusesD3D10Runtimes) {
+// OpenAdapter10_2 ignores the runtime's interface (the reference says a driver may);
+// a D3D10 runtime then finds no version it can use.
+TEST_F(DriverVersions, D3D10RuntimeFindsNoVersion) {
   ddi::D3D10_2DDI_ADAPTERFUNCS funcs{};
   ddi::D3DDDI_ADAPTERCALLBACKS callbacks{};
   ddi::D3D10DDIARG_OPENADAPTER args{};
@@ -115,8 +117,16 @@ TEST_F(DriverVersions, OpenAdapterRefusesD3D10Runtimes) {
   args.Version = ddi::D3D10_1_DDI_BUILD_VERSION << 16;
   args.pAdapterCallbacks = &callbacks;
   args.pAdapterFuncs_2 = &funcs;
-  EXPECT_EQ(driver->openAdapter10_2(&args), E_INVALIDARG);
-  EXPECT_EQ(funcs.pfnCreateDevice, nullptr);
+  ASSERT_EQ(driver->openAdapter10_2(&args), S_OK);
+  UINT32 count = 0;
+  ASSERT_EQ(funcs.pfnGetSupportedVersions(args.hAdapter, &count, nullptr), S_OK);
+  std::vector<UINT64> versions(count);
+  ASSERT_EQ(funcs.pfnGetSupportedVersions(args.hAdapter, &count, versions.data()), S_OK);
+  for (UINT64 v : versions)
+    EXPECT_EQ(ddi::ddiMajor(UINT(v >> 32)), ddi::D3D11_DDI_MAJOR_VERSION);
+  const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE size{args.Interface, args.Version, 0};
+  EXPECT_EQ(funcs.pfnCalcPrivateDeviceSize(args.hAdapter, &size), 0u);
+  EXPECT_EQ(funcs.pfnCloseAdapter(args.hAdapter), S_OK);
   EXPECT_EQ(driver->openAdapter10_2(nullptr), E_INVALIDARG);
 }
 

@@ -204,6 +204,7 @@ TEST_P(DriverDraw, TriangleMatchesDirectD3D11) {
   for (harness::Resource* r : {&cb, &vb, &staging, &target})
     device.destroyResource(*r);
   EXPECT_EQ(device.errorCount(), 0u);
+  EXPECT_EQ(harness::unexpectedCallbackCount(), 0) << "the driver called a kernel-thunk or DXGI callback";
 }
 
 std::vector<DrawCase> drawCases() {

@@ -153,12 +153,10 @@ extern "C" HRESULT TRITON_APIENTRY OpenAdapter10_2(triton::ddi::D3D10DDIARG_OPEN
   using namespace triton::driver;
   if (!args || !args->pAdapterFuncs_2)
     return E_INVALIDARG;
-  // The runtime's own interface is informational here (GetSupportedVersions
-  // negotiates), but a runtime older than D3D11 cannot use any table Triton fills.
-  if (ddi::ddiMajor(args->Interface) < ddi::D3D11_DDI_MAJOR_VERSION) {
-    TRITON_LOG(Warn, "OpenAdapter10_2: runtime interface 0x%08x (D3D10) is not supported", args->Interface);
-    return E_INVALIDARG;
-  }
+  // The runtime's Interface/Version are informational here ("the driver can ignore
+  // them"): GetSupportedVersions negotiates, and a D3D10 runtime finds no version it
+  // can use there, so CalcPrivateDeviceSize and CreateDevice refuse it.
+  TRITON_LOG(Info, "OpenAdapter10_2: runtime interface 0x%08x version 0x%08x", args->Interface, args->Version);
   Adapter* adapter = new (std::nothrow) Adapter(*args);
   if (!adapter)
     return E_OUTOFMEMORY;

@@ -104,6 +104,8 @@ ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2 entry11_1(const dxbc::DdiSignatureEntry& e) 
 
 }  // namespace
 
+long unexpectedCallbackCount() { return InterlockedCompareExchange(&unexpectedCallbacks, 0, 0); }
+
 // Driver ----------------------------------------------------------------------------
 
 Driver::~Driver() {

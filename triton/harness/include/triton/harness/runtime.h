@@ -160,6 +160,10 @@ private:
   std::vector<HRESULT> errors_;
 };
 
+// Calls the driver made to kernel-thunk, adapter or DXGI callbacks: Triton submits
+// nothing to a kernel driver, so any such call is unexpected.
+long unexpectedCallbackCount();
+
 // Every function-table entry of a table, as raw pointers (for completeness checks).
 template <class Table>
 std::vector<const void*> tableEntries(const Table& table) {
