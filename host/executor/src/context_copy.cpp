@@ -29,7 +29,8 @@ void Executor::ID3D11DeviceContext_CopyResource(ObjectId self, ObjectId pDstReso
 void Executor::copyRegion(const char* method, ObjectId self, ObjectId pDst, UINT dstSub, UINT x, UINT y, UINT z,
                           ObjectId pSrc, UINT srcSub, const D3D11_BOX* box, UINT copyFlags, bool version1) {
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
   ID3D11Resource *dst = nullptr, *src = nullptr;
   Record *dstRecord = nullptr, *srcRecord = nullptr;
   if (!context || !resolveAs(pDst, InterfaceId::ID3D11Resource, false, method, &dst, &dstRecord) ||
@@ -51,8 +52,8 @@ void Executor::copyRegion(const char* method, ObjectId self, ObjectId pDst, UINT
     // D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD are the only flags.
     if (copyFlags & ~UINT(D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD))
       return drop(method, "unknown copy flags 0x%x", copyFlags);
-    if (!device->immediate1) return notImplemented(method);
-    device->immediate1->CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, copyFlags);
+    if (!state->context1) return notImplemented(method);
+    state->context1->CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, copyFlags);
     return;
   }
   context->CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
@@ -189,34 +190,60 @@ void Executor::ID3D11DeviceContext_ResolveSubresource(ObjectId self, ObjectId pD
 
 void Executor::ID3D11DeviceContext1_DiscardResource(ObjectId self, ObjectId pResource) {
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, "DiscardResource", &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "DiscardResource", &device, &state);
   ID3D11Resource* resource = nullptr;
   Record* record = nullptr;
   if (!context || !resolveAs(pResource, InterfaceId::ID3D11Resource, false, "DiscardResource", &resource, &record)) return;
   if (!sameDevice(record, device, pResource, "DiscardResource")) return;
-  if (!device->immediate1) return notImplemented("ID3D11DeviceContext1::DiscardResource");
-  device->immediate1->DiscardResource(resource);
+  if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardResource");
+  state->context1->DiscardResource(resource);
 }
 
 void Executor::ID3D11DeviceContext1_DiscardView(ObjectId self, ObjectId pResourceView) {
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, "DiscardView", &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "DiscardView", &device, &state);
   ID3D11View* view = nullptr;
   Record* record = nullptr;
   if (!context || !resolveAs(pResourceView, InterfaceId::ID3D11View, false, "DiscardView", &view, &record)) return;
   if (!sameDevice(record, device, pResourceView, "DiscardView")) return;
-  if (!device->immediate1) return notImplemented("ID3D11DeviceContext1::DiscardView");
-  device->immediate1->DiscardView(view);
+  if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView");
+  state->context1->DiscardView(view);
 }
 
 void Executor::ID3D11DeviceContext1_DiscardView1(ObjectId self, ObjectId pResourceView, const RECT* pRects,
                                                  UINT NumRects) {
-  notImplemented("ID3D11DeviceContext1::DiscardView1");
+  DeviceState* device = nullptr;
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "DiscardView1", &device, &state);
+  ID3D11View* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pResourceView, InterfaceId::ID3D11View, false, "DiscardView1", &view, &record)) return;
+  if (!sameDevice(record, device, pResourceView, "DiscardView1")) return;
+  if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView1");
+  state->context1->DiscardView1(view, NumRects ? pRects : nullptr, NumRects);
 }
 
 void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, const FLOAT* Color, const RECT* pRect,
                                               UINT NumRects) {
-  notImplemented("ID3D11DeviceContext1::ClearView");
+  const char* method = "ClearView";
+  DeviceState* device = nullptr;
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
+  ID3D11View* view = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pView, InterfaceId::ID3D11View, false, method, &view, &record)) return;
+  if (!sameDevice(record, device, pView, method)) return;
+  // Render targets and unordered-access views only (and video views, not remoted).
+  const ObjectType type = static_cast<ViewState*>(record)->viewType;
+  if (type != ObjectType::RenderTargetView && type != ObjectType::UnorderedAccessView)
+    return drop(method, "view %u is a %s", pView, objects::objectTypeName(type));
+  for (UINT i = 0; i < NumRects; i++)
+    if (pRect[i].left > pRect[i].right || pRect[i].top > pRect[i].bottom)
+      return drop(method, "rect %u is inverted", i);
+  if (!state->context1) return notImplemented("ID3D11DeviceContext1::ClearView");
+  state->context1->ClearView(view, Color, NumRects ? pRect : nullptr, NumRects);
 }
 
 }  // namespace npt::executor

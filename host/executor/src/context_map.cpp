@@ -150,7 +150,8 @@ void Executor::updateSubresource(const char* method, ObjectId self, ObjectId pDs
                                  const D3D11_BOX* box, const Payload& data, UINT rowPitch, UINT depthPitch,
                                  UINT copyFlags, bool version1) {
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
   ID3D11Resource* resource = nullptr;
   Record* record = nullptr;
   if (!context || !resolveAs(pDst, InterfaceId::ID3D11Resource, false, method, &resource, &record)) return;
@@ -164,14 +165,14 @@ void Executor::updateSubresource(const char* method, ObjectId self, ObjectId pDs
   args.rowPitch = rowPitch;
   args.depthPitch = depthPitch;
   args.size = size;
-  args.partialConstantUpdate = version1 && device->immediate1 && device->featureLevel >= D3D_FEATURE_LEVEL_11_1;
+  args.partialConstantUpdate = version1 && state->context1 && device->featureLevel >= D3D_FEATURE_LEVEL_11_1;
   if (!admit(validation::validateUpdateSubresource(static_cast<ResourceState*>(record)->shape, args), method)) return;
   if (!bytes) return drop(method, "no source data");
   if (version1) {
     if (copyFlags & ~UINT(D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD))
       return drop(method, "unknown copy flags 0x%x", copyFlags);
-    if (!device->immediate1) return notImplemented(method);
-    device->immediate1->UpdateSubresource1(resource, subresource, box, bytes, rowPitch, depthPitch, copyFlags);
+    if (!state->context1) return notImplemented(method);
+    state->context1->UpdateSubresource1(resource, subresource, box, bytes, rowPitch, depthPitch, copyFlags);
     return;
   }
   context->UpdateSubresource(resource, subresource, box, bytes, rowPitch, depthPitch);

@@ -37,47 +37,76 @@ void Executor::ID3DUserDefinedAnnotation_SetMarker(ObjectId self, const WCHAR* N
 #undef NPT_ANNOTATION
 
 void Executor::ID3D11DeviceContext2_SetMarkerInt(ObjectId self, const WCHAR* label, INT data) {
-  DeviceState* device = nullptr;
-  if (contextOf(self, "SetMarkerInt", &device) && device->immediate2)
-    device->immediate2->SetMarkerInt(label ? label : L"", data);
+  ContextState* state = nullptr;
+  if (contextOf(self, "SetMarkerInt", nullptr, &state) && state->context2)
+    state->context2->SetMarkerInt(label ? label : L"", data);
 }
 
 void Executor::ID3D11DeviceContext2_BeginEventInt(ObjectId self, const WCHAR* label, INT data) {
-  DeviceState* device = nullptr;
-  if (contextOf(self, "BeginEventInt", &device) && device->immediate2)
-    device->immediate2->BeginEventInt(label ? label : L"", data);
+  ContextState* state = nullptr;
+  if (contextOf(self, "BeginEventInt", nullptr, &state) && state->context2)
+    state->context2->BeginEventInt(label ? label : L"", data);
 }
 
 void Executor::ID3D11DeviceContext2_EndEvent(ObjectId self) {
-  DeviceState* device = nullptr;
-  if (contextOf(self, "EndEvent", &device) && device->immediate2) device->immediate2->EndEvent();
+  ContextState* state = nullptr;
+  if (contextOf(self, "EndEvent", nullptr, &state) && state->context2) state->context2->EndEvent();
 }
 
 void Executor::ID3D11DeviceContext3_Flush1(ObjectId self, D3D11_CONTEXT_TYPE type, HANDLE event) {
-  DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, "Flush1", &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "Flush1", nullptr, &state);
   if (!context) return;
   // A guest event handle means nothing in the host process.
   if (event) return notImplemented("ID3D11DeviceContext3::Flush1 with an event");
-  if (device->immediate3)
-    device->immediate3->Flush1(type, nullptr);
+  if (state->context3)
+    state->context3->Flush1(type, nullptr);
   else
     context->Flush();
 }
 
 void Executor::ID3D11DeviceContext3_SetHardwareProtectionState(ObjectId self, BOOL enable) {
-  DeviceState* device = nullptr;
-  if (contextOf(self, "SetHardwareProtectionState", &device) && device->immediate3)
-    device->immediate3->SetHardwareProtectionState(enable);
+  ContextState* state = nullptr;
+  if (contextOf(self, "SetHardwareProtectionState", nullptr, &state) && state->context3)
+    state->context3->SetHardwareProtectionState(enable);
 }
 
 void Executor::ID3D11DeviceContext_ExecuteCommandList(ObjectId self, ObjectId pCommandList, BOOL RestoreContextState) {
-  notImplemented("ID3D11DeviceContext::ExecuteCommandList");
+  const char* method = "ExecuteCommandList";
+  DeviceState* device = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ID3D11CommandList* list = nullptr;
+  Record* record = nullptr;
+  if (!context || !resolveAs(pCommandList, objects::InterfaceId::ID3D11CommandList, false, method, &list, &record)) return;
+  if (!sameDevice(record, device, pCommandList, method)) return;
+  context->ExecuteCommandList(list, RestoreContextState);
 }
 
 void Executor::ID3D11DeviceContext_FinishCommandList(ObjectId self, BOOL RestoreDeferredContextState,
                                                      ObjectId ppCommandList) {
-  notImplemented("ID3D11DeviceContext::FinishCommandList");
+  const char* method = "FinishCommandList";
+  DeviceState* device = nullptr;
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
+  if (!context) {
+    if (!isFatal()) insertFailed(ppCommandList, objects::ObjectType::CommandList, nullptr);
+    return;
+  }
+  std::shared_ptr<DeviceState> owner = state->device;
+  if (!state->deferred) {
+    // DXGI_ERROR_INVALID_CALL on an immediate context.
+    drop(method, "context %u is not a deferred context", self);
+    insertFailed(ppCommandList, objects::ObjectType::CommandList, owner);
+    return;
+  }
+  ID3D11CommandList* list = nullptr;
+  HRESULT hr = context->FinishCommandList(RestoreDeferredContextState, &list);
+  if (FAILED(hr) || !list) {
+    log("%s: the backend refused (0x%08x); object %u has no backend counterpart", method, unsigned(hr), ppCommandList);
+    insertFailed(ppCommandList, objects::ObjectType::CommandList, owner);
+    return;
+  }
+  insert(ppCommandList, objects::ObjectType::CommandList, list, owner, 0);
 }
 
 void Executor::ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fence, UINT64 value) {

@@ -51,13 +51,14 @@ template<typename Set>
 void Executor::setConstantBuffers1(const char* method, ObjectId self, UINT start, UINT count, const ObjectId* ids,
                                    const UINT* first, const UINT* num, Set set) {
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
   if (!context || !admit(validation::validateSlotRange(SlotKind::ConstantBuffer, start, count, device->limits), method))
     return;
-  if (!device->immediate1) return notImplemented(method);
+  if (!state->context1) return notImplemented(method);
   std::array<ID3D11Buffer*, kMaxSlots> buffers{};
   if (!resolveArray(ids, count, InterfaceId::ID3D11Buffer, device, method, buffers.data())) return;
-  (device->immediate1->*set)(start, count, buffers.data(), first, num);
+  (state->context1->*set)(start, count, buffers.data(), first, num);
 }
 
 template<typename Shader, typename Set>

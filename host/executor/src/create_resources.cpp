@@ -118,14 +118,55 @@ void Executor::ID3D11Device_CreateTexture3D(ObjectId self, const D3D11_TEXTURE3D
                  });
 }
 
+namespace {
+
+// The 11.3 descs add a texture layout; only the driver-chosen (UNDEFINED) layout is
+// supported here, with the 11.0 rules for everything else.
+validation::Check layoutCheck(D3D11_TEXTURE_LAYOUT layout) {
+  if (layout == D3D11_TEXTURE_LAYOUT_UNDEFINED) return validation::Check::pass();
+  return validation::Check::reject(validation::Rule::TextureMiscFlags,
+                                   "texture layout %u (only D3D11_TEXTURE_LAYOUT_UNDEFINED is supported)",
+                                   unsigned(layout));
+}
+
+}  // namespace
+
 void Executor::ID3D11Device3_CreateTexture2D1(ObjectId self, const D3D11_TEXTURE2D_DESC1* desc, UINT NumInitialData,
                                               const NPT_SUBRESOURCE_DATA* initial_data, ObjectId texture) {
-  notImplemented("ID3D11Device3::CreateTexture2D1");
+  D3D11_TEXTURE2D_DESC base = {desc->Width, desc->Height, desc->MipLevels, desc->ArraySize, desc->Format,
+                               desc->SampleDesc, desc->Usage, desc->BindFlags, desc->CPUAccessFlags, desc->MiscFlags};
+  createResource(
+      "CreateTexture2D1", self, ObjectType::Texture2D, validation::shapeOf(base),
+      [&](const validation::DeviceLimits& limits) {
+        validation::Check layout = layoutCheck(desc->TextureLayout);
+        return layout.passed() ? validation::validateTexture2DDesc(base, initial_data != nullptr, limits) : layout;
+      },
+      NumInitialData, initial_data, texture,
+      [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
+        ID3D11Texture2D* created = nullptr;
+        HRESULT hr = d->CreateTexture2D(&base, data, &created);
+        *out = created;
+        return hr;
+      });
 }
 
 void Executor::ID3D11Device3_CreateTexture3D1(ObjectId self, const D3D11_TEXTURE3D_DESC1* desc, UINT NumInitialData,
                                               const NPT_SUBRESOURCE_DATA* initial_data, ObjectId texture) {
-  notImplemented("ID3D11Device3::CreateTexture3D1");
+  D3D11_TEXTURE3D_DESC base = {desc->Width, desc->Height, desc->Depth, desc->MipLevels, desc->Format, desc->Usage,
+                               desc->BindFlags, desc->CPUAccessFlags, desc->MiscFlags};
+  createResource(
+      "CreateTexture3D1", self, ObjectType::Texture3D, validation::shapeOf(base),
+      [&](const validation::DeviceLimits& limits) {
+        validation::Check layout = layoutCheck(desc->TextureLayout);
+        return layout.passed() ? validation::validateTexture3DDesc(base, initial_data != nullptr, limits) : layout;
+      },
+      NumInitialData, initial_data, texture,
+      [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
+        ID3D11Texture3D* created = nullptr;
+        HRESULT hr = d->CreateTexture3D(&base, data, &created);
+        *out = created;
+        return hr;
+      });
 }
 
 void Executor::ID3D11Resource_SetEvictionPriority(ObjectId self, UINT EvictionPriority) {

@@ -154,7 +154,22 @@ void Executor::ID3D11Device_CreateClassLinkage(ObjectId self, ObjectId ppLinkage
 void Executor::ID3D11ClassLinkage_CreateClassInstance(ObjectId self, const char* pClassTypeName,
                                                       UINT ConstantBufferOffset, UINT ConstantVectorOffset,
                                                       UINT TextureOffset, UINT SamplerOffset, ObjectId ppInstance) {
-  notImplemented("ID3D11ClassLinkage::CreateClassInstance");
+  const char* method = "CreateClassInstance";
+  ID3D11ClassLinkage* linkage = nullptr;
+  Record* record = nullptr;
+  if (!resolveAs(self, InterfaceId::ID3D11ClassLinkage, false, method, &linkage, &record)) {
+    if (!isFatal()) insertFailed(ppInstance, ObjectType::ClassInstance, nullptr);
+    return;
+  }
+  ID3D11ClassInstance* instance = nullptr;
+  HRESULT hr = linkage->CreateClassInstance(pClassTypeName ? pClassTypeName : "", ConstantBufferOffset,
+                                            ConstantVectorOffset, TextureOffset, SamplerOffset, &instance);
+  if (FAILED(hr) || !instance) {
+    log("%s: the backend refused (0x%08x); object %u has no backend counterpart", method, unsigned(hr), ppInstance);
+    insertFailed(ppInstance, ObjectType::ClassInstance, record->device);
+    return;
+  }
+  insert(ppInstance, ObjectType::ClassInstance, instance, record->device, 0);
 }
 
 }  // namespace npt::executor

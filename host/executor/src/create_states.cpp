@@ -142,27 +142,68 @@ void Executor::ID3D11Device_CreatePredicate(ObjectId self, const D3D11_QUERY_DES
 }
 
 void Executor::ID3D11Device3_CreateQuery1(ObjectId self, const D3D11_QUERY_DESC1* desc, ObjectId query) {
-  notImplemented("ID3D11Device3::CreateQuery1");
+  // The 11.3 desc adds the context type the query runs on; every type may use the
+  // backend's ordinary query (the host has one queue per device).
+  D3D11_QUERY_DESC base = {desc->Query, desc->MiscFlags};
+  if (desc->ContextType > D3D11_CONTEXT_TYPE_VIDEO) {
+    std::shared_ptr<DeviceState> owner = deviceOf(self, "CreateQuery1");
+    if (!owner) {
+      if (!isFatal()) insertFailed(query, ObjectType::Query, nullptr);
+      return;
+    }
+    drop("CreateQuery1", "context type %u", unsigned(desc->ContextType));
+    insertFailed(query, ObjectType::Query, owner);
+    return;
+  }
+  createQuery("CreateQuery1", self, base, false, ObjectType::Query, query, [&](ID3D11Device* d, IUnknown** o) {
+    ID3D11Query* created = nullptr;
+    HRESULT hr = d->CreateQuery(&base, &created);
+    *o = created;
+    return hr;
+  });
 }
 
 void Executor::ID3D11Device_CreateCounter(ObjectId self, const D3D11_COUNTER_DESC* pCounterDesc, ObjectId ppCounter) {
   notImplemented("ID3D11Device::CreateCounter");
 }
 
+void Executor::createDeferredContext(const char* method, ObjectId self, UINT flags, ObjectId id) {
+  std::shared_ptr<DeviceState> owner = deviceOf(self, method);
+  if (!owner) {
+    if (!isFatal()) insertFailed(id, ObjectType::DeviceContext, nullptr);
+    return;
+  }
+  // ContextFlags is reserved: 0 is the only valid value.
+  if (flags != 0) {
+    drop(method, "context flags 0x%x", flags);
+    insertFailed(id, ObjectType::DeviceContext, owner);
+    return;
+  }
+  // Newer interfaces of the context are queried from it: one creation call serves all.
+  ID3D11DeviceContext* context = nullptr;
+  HRESULT hr = owner->device->CreateDeferredContext(0, &context);
+  if (FAILED(hr) || !context) {
+    log("%s: the backend refused (0x%08x); object %u has no backend counterpart", method, unsigned(hr), id);
+    insertFailed(id, ObjectType::DeviceContext, owner);
+    return;
+  }
+  insert(id, ObjectType::DeviceContext, context, owner, 0, contextState(context, true));
+}
+
 void Executor::ID3D11Device_CreateDeferredContext(ObjectId self, UINT ContextFlags, ObjectId ppDeferredContext) {
-  notImplemented("ID3D11Device::CreateDeferredContext");
+  createDeferredContext("CreateDeferredContext", self, ContextFlags, ppDeferredContext);
 }
 
 void Executor::ID3D11Device1_CreateDeferredContext1(ObjectId self, UINT ContextFlags, ObjectId ppDeferredContext) {
-  notImplemented("ID3D11Device1::CreateDeferredContext1");
+  createDeferredContext("CreateDeferredContext1", self, ContextFlags, ppDeferredContext);
 }
 
 void Executor::ID3D11Device2_CreateDeferredContext2(ObjectId self, UINT flags, ObjectId context) {
-  notImplemented("ID3D11Device2::CreateDeferredContext2");
+  createDeferredContext("CreateDeferredContext2", self, flags, context);
 }
 
 void Executor::ID3D11Device3_CreateDeferredContext3(ObjectId self, UINT flags, ObjectId context) {
-  notImplemented("ID3D11Device3::CreateDeferredContext3");
+  createDeferredContext("CreateDeferredContext3", self, flags, context);
 }
 
 void Executor::ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, D3D11_FENCE_FLAG flags, const GUID& iid,

@@ -1,5 +1,8 @@
 // Views: the desc is checked against the shape of the viewed resource as the host
 // recorded it at creation.
+#include <cstddef>
+#include <cstring>
+
 #include "npt/executor/executor.h"
 #include "npt/validation/views.h"
 #include "records.h"
@@ -105,20 +108,111 @@ void Executor::ID3D11Device_CreateDepthStencilView(ObjectId self, ObjectId pReso
       });
 }
 
-// The 11.3 view descs add plane slices; the validation layer has no rules for them yet.
+// The 11.3 view descs add plane slices to the 2D arms. Planar formats are not
+// supported here, so every plane slice must be 0 and the view is the 11.0 one.
+namespace {
+
+template<typename Desc1, typename Desc0>
+bool toBaseDesc(const Desc1& desc1, Desc0& desc0, UINT& plane) {
+  std::memset(&desc0, 0, sizeof(desc0));
+  desc0.Format = desc1.Format;
+  desc0.ViewDimension = decltype(desc0.ViewDimension)(desc1.ViewDimension);
+  // The arms other than the 2D ones have the same layout in both versions.
+  static_assert(sizeof(desc0.Buffer) <= sizeof(desc1.Buffer));
+  std::memcpy(&desc0.Buffer, &desc1.Buffer, sizeof(desc0) - offsetof(Desc0, Buffer) < sizeof(desc1) - offsetof(Desc1, Buffer)
+                                                ? sizeof(desc0) - offsetof(Desc0, Buffer)
+                                                : sizeof(desc1) - offsetof(Desc1, Buffer));
+  plane = 0;
+  return true;
+}
+
+}  // namespace
+
 void Executor::ID3D11Device3_CreateShaderResourceView1(ObjectId self, ObjectId resource,
                                                        const D3D11_SHADER_RESOURCE_VIEW_DESC1* desc, ObjectId view) {
-  notImplemented("ID3D11Device3::CreateShaderResourceView1");
+  D3D11_SHADER_RESOURCE_VIEW_DESC base;
+  UINT plane = 0;
+  if (desc) {
+    toBaseDesc(*desc, base, plane);
+    if (desc->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2D) {
+      base.Texture2D = {desc->Texture2D.MostDetailedMip, desc->Texture2D.MipLevels};
+      plane = desc->Texture2D.PlaneSlice;
+    } else if (desc->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2DARRAY) {
+      base.Texture2DArray = {desc->Texture2DArray.MostDetailedMip, desc->Texture2DArray.MipLevels,
+                             desc->Texture2DArray.FirstArraySlice, desc->Texture2DArray.ArraySize};
+      plane = desc->Texture2DArray.PlaneSlice;
+    }
+  }
+  createView(
+      "CreateShaderResourceView1", self, resource, ObjectType::ShaderResourceView,
+      [&](const validation::ResourceShape& shape, const validation::DeviceLimits& limits) {
+        if (plane) return validation::Check::reject(validation::Rule::ViewArrayRange, "plane slice %u of a non-planar view", plane);
+        return validation::validateShaderResourceView(shape, desc ? &base : nullptr, limits);
+      },
+      view, [&](ID3D11Device* device, ID3D11Resource* r, IUnknown** out) {
+        ID3D11ShaderResourceView* created = nullptr;
+        HRESULT hr = device->CreateShaderResourceView(r, desc ? &base : nullptr, &created);
+        *out = created;
+        return hr;
+      });
 }
 
 void Executor::ID3D11Device3_CreateUnorderedAccessView1(ObjectId self, ObjectId resource,
                                                         const D3D11_UNORDERED_ACCESS_VIEW_DESC1* desc, ObjectId view) {
-  notImplemented("ID3D11Device3::CreateUnorderedAccessView1");
+  D3D11_UNORDERED_ACCESS_VIEW_DESC base;
+  UINT plane = 0;
+  if (desc) {
+    toBaseDesc(*desc, base, plane);
+    if (desc->ViewDimension == D3D11_UAV_DIMENSION_TEXTURE2D) {
+      base.Texture2D = {desc->Texture2D.MipSlice};
+      plane = desc->Texture2D.PlaneSlice;
+    } else if (desc->ViewDimension == D3D11_UAV_DIMENSION_TEXTURE2DARRAY) {
+      base.Texture2DArray = {desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
+                             desc->Texture2DArray.ArraySize};
+      plane = desc->Texture2DArray.PlaneSlice;
+    }
+  }
+  createView(
+      "CreateUnorderedAccessView1", self, resource, ObjectType::UnorderedAccessView,
+      [&](const validation::ResourceShape& shape, const validation::DeviceLimits& limits) {
+        if (plane) return validation::Check::reject(validation::Rule::ViewArrayRange, "plane slice %u of a non-planar view", plane);
+        return validation::validateUnorderedAccessView(shape, desc ? &base : nullptr, limits);
+      },
+      view, [&](ID3D11Device* device, ID3D11Resource* r, IUnknown** out) {
+        ID3D11UnorderedAccessView* created = nullptr;
+        HRESULT hr = device->CreateUnorderedAccessView(r, desc ? &base : nullptr, &created);
+        *out = created;
+        return hr;
+      });
 }
 
 void Executor::ID3D11Device3_CreateRenderTargetView1(ObjectId self, ObjectId resource,
                                                      const D3D11_RENDER_TARGET_VIEW_DESC1* desc, ObjectId view) {
-  notImplemented("ID3D11Device3::CreateRenderTargetView1");
+  D3D11_RENDER_TARGET_VIEW_DESC base;
+  UINT plane = 0;
+  if (desc) {
+    toBaseDesc(*desc, base, plane);
+    if (desc->ViewDimension == D3D11_RTV_DIMENSION_TEXTURE2D) {
+      base.Texture2D = {desc->Texture2D.MipSlice};
+      plane = desc->Texture2D.PlaneSlice;
+    } else if (desc->ViewDimension == D3D11_RTV_DIMENSION_TEXTURE2DARRAY) {
+      base.Texture2DArray = {desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
+                             desc->Texture2DArray.ArraySize};
+      plane = desc->Texture2DArray.PlaneSlice;
+    }
+  }
+  createView(
+      "CreateRenderTargetView1", self, resource, ObjectType::RenderTargetView,
+      [&](const validation::ResourceShape& shape, const validation::DeviceLimits& limits) {
+        if (plane) return validation::Check::reject(validation::Rule::ViewArrayRange, "plane slice %u of a non-planar view", plane);
+        return validation::validateRenderTargetView(shape, desc ? &base : nullptr, limits);
+      },
+      view, [&](ID3D11Device* device, ID3D11Resource* r, IUnknown** out) {
+        ID3D11RenderTargetView* created = nullptr;
+        HRESULT hr = device->CreateRenderTargetView(r, desc ? &base : nullptr, &created);
+        *out = created;
+        return hr;
+      });
 }
 
 }  // namespace npt::executor

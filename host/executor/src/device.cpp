@@ -271,10 +271,6 @@ HRESULT Executor::D3D11CreateDevice(ObjectId pAdapter, D3D_DRIVER_TYPE DriverTyp
   queryInterface(created.device, __uuidof(ID3D11Device1), &device->device1);
   queryInterface(created.device, __uuidof(ID3D11Device3), &device->device3);
   queryInterface(created.device, __uuidof(ID3D11Device5), &device->device5);
-  queryInterface(created.immediateContext, __uuidof(ID3D11DeviceContext1), &device->immediate1);
-  queryInterface(created.immediateContext, __uuidof(ID3D11DeviceContext2), &device->immediate2);
-  queryInterface(created.immediateContext, __uuidof(ID3D11DeviceContext3), &device->immediate3);
-  queryInterface(created.immediateContext, __uuidof(ID3D11DeviceContext4), &device->immediate4);
   device->caps = m_caps;
   device->formatCaps = std::make_unique<validation::SnapshotFormatCaps>(*m_caps);
   device->limits = validation::limitsFromSnapshot(*m_caps, *device->formatCaps);
@@ -285,7 +281,8 @@ HRESULT Executor::D3D11CreateDevice(ObjectId pAdapter, D3D_DRIVER_TYPE DriverTyp
   created.device->AddRef();
   created.immediateContext->AddRef();
   insert(ppDevice, ObjectType::Device, created.device, device, 0);
-  insert(ppImmediateContext, ObjectType::DeviceContext, created.immediateContext, device, 0);
+  insert(ppImmediateContext, ObjectType::DeviceContext, created.immediateContext, device, 0,
+         contextState(created.immediateContext, false));
   if (isFatal()) return DXGI_ERROR_DEVICE_REMOVED;
   *pFeatureLevel = created.featureLevel;
   return S_OK;

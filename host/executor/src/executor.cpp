@@ -13,11 +13,13 @@ namespace npt::executor {
 using objects::InterfaceId;
 using objects::ObjectType;
 
+ContextState::~ContextState() {
+  releaseAndClear(context3);
+  releaseAndClear(context2);
+  releaseAndClear(context1);
+}
+
 DeviceState::~DeviceState() {
-  releaseAndClear(immediate4);
-  releaseAndClear(immediate3);
-  releaseAndClear(immediate2);
-  releaseAndClear(immediate1);
   releaseAndClear(immediate);
   releaseAndClear(device5);
   releaseAndClear(device3);
@@ -150,12 +152,28 @@ std::shared_ptr<DeviceState> Executor::deviceOf(ObjectId self, const char* metho
   return record->device;
 }
 
-ID3D11DeviceContext* Executor::contextOf(ObjectId self, const char* method, DeviceState** device) {
+ID3D11DeviceContext* Executor::contextOf(ObjectId self, const char* method, DeviceState** device,
+                                         ContextState** state) {
   Record* record = nullptr;
   ID3D11DeviceContext* context = nullptr;
   if (!resolveAs(self, InterfaceId::ID3D11DeviceContext, false, method, &context, &record)) return nullptr;
   if (device) *device = record->device.get();
+  if (state) *state = static_cast<ContextState*>(record);
   return context;
+}
+
+std::unique_ptr<ContextState> Executor::contextState(ID3D11DeviceContext* context, bool deferred) {
+  auto state = std::make_unique<ContextState>();
+  auto query = [&](const GUID& iid, auto** out) {
+    void* pointer = nullptr;
+    *out = SUCCEEDED(context->QueryInterface(iid, &pointer)) ? static_cast<std::remove_pointer_t<decltype(out)>>(pointer)
+                                                             : nullptr;
+  };
+  query(__uuidof(ID3D11DeviceContext1), &state->context1);
+  query(__uuidof(ID3D11DeviceContext2), &state->context2);
+  query(__uuidof(ID3D11DeviceContext3), &state->context3);
+  state->deferred = deferred;
+  return state;
 }
 
 void Executor::insert(ObjectId id, ObjectType type, IUnknown* object, std::shared_ptr<DeviceState> device,

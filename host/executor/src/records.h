@@ -22,11 +22,7 @@ struct DeviceState {
   ID3D11Device1* device1 = nullptr;
   ID3D11Device3* device3 = nullptr;
   ID3D11Device5* device5 = nullptr;
-  ID3D11DeviceContext* immediate = nullptr;
-  ID3D11DeviceContext1* immediate1 = nullptr;
-  ID3D11DeviceContext2* immediate2 = nullptr;
-  ID3D11DeviceContext3* immediate3 = nullptr;
-  ID3D11DeviceContext4* immediate4 = nullptr;
+  ID3D11DeviceContext* immediate = nullptr;   // GetData of queries, the presenter
   D3D_FEATURE_LEVEL featureLevel = D3D_FEATURE_LEVEL_11_0;
   std::shared_ptr<backends::CapsSnapshot> caps;
   std::unique_ptr<validation::SnapshotFormatCaps> formatCaps;
@@ -40,6 +36,20 @@ struct DeviceState {
 
 struct Record : objects::ObjectExtra {
   std::shared_ptr<DeviceState> device;
+};
+
+// An immediate or deferred context and its newer interfaces (null where the backend
+// lacks them); references owned here besides the table's.
+struct ContextState final : Record {
+  ID3D11DeviceContext1* context1 = nullptr;
+  ID3D11DeviceContext2* context2 = nullptr;
+  ID3D11DeviceContext3* context3 = nullptr;
+  bool deferred = false;
+
+  ContextState() = default;
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+  ~ContextState() override;
 };
 
 struct ResourceState final : Record {

@@ -51,7 +51,8 @@ TEST_F(DeviceTest, FatalContextReleasesEverything) {
     probes.push_back(object);
   }
   // A method this executor does not execute: the context stops.
-  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDeferredContext(h.w(), device, 0, h.newId()));
+  D3D11_COUNTER_DESC counter = {D3D11_COUNTER_DEVICE_DEPENDENT_0, 0};
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateCounter(h.w(), device, &counter, h.newId()));
   h.runOk();
   ASSERT_TRUE(h.executor().isFatal());
   EXPECT_EQ(h.executor().liveObjects(), 0u);

@@ -83,6 +83,7 @@ struct DeviceState;
 struct Record;
 struct ResourceState;
 struct ViewState;
+struct ContextState;
 struct QueryState;
 class Presenter;
 
@@ -344,7 +345,10 @@ private:
   // The device of a Create* call (self), or null (fatal/dropped already handled).
   std::shared_ptr<DeviceState> deviceOf(ObjectId self, const char* method);
   // The context of a context call (self), or null.
-  ID3D11DeviceContext* contextOf(ObjectId self, const char* method, DeviceState** device = nullptr);
+  ID3D11DeviceContext* contextOf(ObjectId self, const char* method, DeviceState** device = nullptr,
+                                 ContextState** state = nullptr);
+  // The record of a new context object: its newer interfaces, queried once.
+  std::unique_ptr<ContextState> contextState(ID3D11DeviceContext* context, bool deferred);
   // Same device for an object and the context/device using it; fatal otherwise.
   bool sameDevice(const Record* record, const DeviceState* device, ObjectId id, const char* method);
   // Registers a created backend object under the guest id (takes the reference).
@@ -400,6 +404,7 @@ private:
                          const Payload& data, UINT rowPitch, UINT depthPitch, UINT copyFlags, bool version1);
   void copyRegion(const char* method, ObjectId self, ObjectId dst, UINT dstSub, UINT x, UINT y, UINT z, ObjectId src,
                   UINT srcSub, const D3D11_BOX* box, UINT copyFlags, bool version1);
+  void createDeferredContext(const char* method, ObjectId self, UINT flags, ObjectId id);
   // Creates (once) the backend device the host info and the caps come from.
   bool ensureCaps();
 
