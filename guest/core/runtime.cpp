@@ -105,6 +105,12 @@ void Runtime::shutdownForTesting() {
   g_runtime = nullptr;
 }
 
+StatisticsSnapshot Runtime::claimSetupStatistics() {
+  if (m_setupClaimed.exchange(true))
+    return StatisticsSnapshot();
+  return m_statistics.snapshot();
+}
+
 protocol::ObjectId Runtime::allocateId() {
   std::lock_guard<std::mutex> lock(m_idMutex);
   if (!m_freeIds.empty()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,6 +36,9 @@ public:
   const HostCaps& caps() const { return m_caps; }
   // Process-wide counters (connection setup, objects destroyed after their device).
   Statistics& statistics() { return m_statistics; }
+  // The connection's own setup cost (QueryHostInfo), once: the first device created
+  // on a new connection accounts for it, so its statistics show the whole creation.
+  StatisticsSnapshot claimSetupStatistics();
 
   // Guest-assigned object ids (protocol section 7): nonzero, below 2^24, reused only
   // after the DestroyObject of the previous owner was recorded (one ring: in order).
@@ -61,6 +65,7 @@ private:
   std::unique_ptr<CommandStream> m_stream;
   HostCaps m_caps;
   Statistics m_statistics;
+  std::atomic<bool> m_setupClaimed{false};
 
   std::mutex m_idMutex;
   protocol::ObjectId m_nextId = 1;

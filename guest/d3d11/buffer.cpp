@@ -5,7 +5,9 @@
 namespace npt::guest {
 
 Buffer::Buffer(Device* device, protocol::ObjectId id, const D3D11_BUFFER_DESC& desc)
-: D3D11Child(device, id), m_desc(desc), m_state(infoOf(desc)) {}
+: D3D11Child(device, id), m_desc(desc),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_state(infoOf(desc)) {}
 
 ResourceInfo Buffer::infoOf(const D3D11_BUFFER_DESC& desc) {
   ResourceInfo info;
@@ -47,6 +49,11 @@ HRESULT STDMETHODCALLTYPE Buffer::QueryInterface(REFIID riid, void** object) {
   NPT_QI_PROLOGUE(riid, object);
   if (IsEqualGUID(riid, __uuidof(ID3D11Buffer)) || IsEqualGUID(riid, __uuidof(ID3D11Resource))) {
     *object = addRefed(static_cast<ID3D11Buffer*>(this));
+    return S_OK;
+  }
+  if (void* face = m_dxgi.query(riid)) {
+    AddRef();
+    *object = face;
     return S_OK;
   }
   return queryChild(riid, object);

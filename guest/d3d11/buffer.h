@@ -1,6 +1,7 @@
 #pragma once
 
 #include "d3d11_child.h"
+#include "dxgi/resource_face.h"
 #include "resource.h"
 
 namespace npt::guest {
@@ -22,6 +23,8 @@ public:
 
 private:
   D3D11_BUFFER_DESC m_desc;
+  // IDXGIResource1 of the same object (guest/dxgi).
+  dxgi::DxgiResourceFace m_dxgi;
   ResourceState m_state;
   UINT m_evictionPriority = DXGI_RESOURCE_PRIORITY_NORMAL;
 };

@@ -59,14 +59,14 @@ extern "C" HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter* adapter, D3D_DRIVER_TY
   if (levelOut)
     *levelOut = D3D_FEATURE_LEVEL(0);
 
-  // Windows' argument checks, before anything else happens.
-  if ((adapter && driverType != D3D_DRIVER_TYPE_UNKNOWN) || (!adapter && driverType == D3D_DRIVER_TYPE_UNKNOWN))
+  // Argument checks before anything else happens: an adapter with a driver type is
+  // E_INVALIDARG (documented); no adapter for UNKNOWN and no module for SOFTWARE are
+  // E_FAIL, and a NULL level array means the default list, as in Wine's d3d11.
+  if (adapter && driverType != D3D_DRIVER_TYPE_UNKNOWN)
     return E_INVALIDARG;
-  if (driverType == D3D_DRIVER_TYPE_SOFTWARE && !software)
-    return E_INVALIDARG;
-  if (levelCount && !levels)
-    return E_INVALIDARG;
-  if (!levelCount) {
+  if ((!adapter && driverType == D3D_DRIVER_TYPE_UNKNOWN) || (driverType == D3D_DRIVER_TYPE_SOFTWARE && !software))
+    return E_FAIL;
+  if (!levels || !levelCount) {
     levels = kDefaultLevels;
     levelCount = UINT(sizeof(kDefaultLevels) / sizeof(kDefaultLevels[0]));
   }
@@ -116,11 +116,13 @@ extern "C" HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter* adapter, D3D_DRIVER_TY
   }
 
   auto* device = new Device(runtime, deviceId, contextId, chosen, flags, adapter);
-  // The creation's round trip counts for the device it made.
-  StatisticsSnapshot s = creation.snapshot();
-  device->statistics()->commands += s.commands;
-  device->statistics()->bytes += s.bytes;
-  device->statistics()->syncRoundTrips += s.syncRoundTrips;
+  // The creation's round trips (and a new connection's QueryHostInfo) count for the
+  // device they made.
+  for (StatisticsSnapshot s : { creation.snapshot(), runtime->claimSetupStatistics() }) {
+    device->statistics()->commands += s.commands;
+    device->statistics()->bytes += s.bytes;
+    device->statistics()->syncRoundTrips += s.syncRoundTrips;
+  }
   if (contextOut)
     device->GetImmediateContext(contextOut);
   if (deviceOut)

@@ -622,8 +622,9 @@ HRESULT STDMETHODCALLTYPE Device::CreateDepthStencilState(const D3D11_DEPTH_STEN
   if (!out)
     return S_FALSE;
   DepthStencilState* state = nullptr;
+  D3D11_DEPTH_STENCIL_DESC wire = DepthStencilState::wireDesc(*desc);
   hr = createState(2, *desc, &state, [&](Recorder& r, protocol::ObjectId id) {
-    return protocol::encode_ID3D11Device_CreateDepthStencilState(r.writer(), m_id, desc, id);
+    return protocol::encode_ID3D11Device_CreateDepthStencilState(r.writer(), m_id, &wire, id);
   });
   if (SUCCEEDED(hr))
     *out = state;
@@ -704,10 +705,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateSamplerState(const D3D11_SAMPLER_DESC* d
 
 // ---- queries, predicates, counters
 
-HRESULT STDMETHODCALLTYPE Device::CreateQuery1(const D3D11_QUERY_DESC1* desc, ID3D11Query1** out) {
-  if (out)
-    *out = nullptr;
-  if (!desc || !Query::dataSize(desc->Query))
+HRESULT Device::createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query** out) {
+  if (!desc || !Query::dataSize(desc->Query) || (predicate && !Query::isPredicate(desc->Query)))
     return E_INVALIDARG;
   if (desc->MiscFlags & ~UINT(D3D11_QUERY_MISC_PREDICATEHINT))
     return E_INVALIDARG;
@@ -729,23 +728,32 @@ HRESULT STDMETHODCALLTYPE Device::CreateQuery1(const D3D11_QUERY_DESC1* desc, ID
   uint32_t version = 0;
   m_runtime->connection().read_push_slot(slot, scratch, sizeof(scratch), &size, &version);
   HRESULT hr = record([&](Recorder& r) {
-    if (desc->ContextType != D3D11_CONTEXT_TYPE_ALL) {
-      if (!protocol::encode_ID3D11Device3_CreateQuery1(r.writer(), m_id, desc, id))
-        return false;
-    } else {
-      D3D11_QUERY_DESC plain = { desc->Query, desc->MiscFlags };
-      if (!protocol::encode_ID3D11Device_CreateQuery(r.writer(), m_id, &plain, id))
-        return false;
-    }
-    return protocol::encode_BindPushSlot(r.writer(), id, slot);
+    D3D11_QUERY_DESC plain = { desc->Query, desc->MiscFlags };
+    // The host types the object by the method that made it: a predicate must be
+    // created as one to be accepted by SetPredication.
+    bool encoded = predicate ? protocol::encode_ID3D11Device_CreatePredicate(r.writer(), m_id, &plain, id)
+                 : desc->ContextType != D3D11_CONTEXT_TYPE_ALL ? protocol::encode_ID3D11Device3_CreateQuery1(r.writer(), m_id, desc, id)
+                 : protocol::encode_ID3D11Device_CreateQuery(r.writer(), m_id, &plain, id);
+    return encoded && protocol::encode_BindPushSlot(r.writer(), id, slot);
   });
   if (FAILED(hr)) {
     m_runtime->releaseUnusedId(id);
     m_runtime->releasePushSlot(slot);
     return hr;
   }
-  *out = addRefed(static_cast<ID3D11Query1*>(new Query(this, id, *desc, slot, version)));
+  *out = new Query(this, id, *desc, slot, version);
+  (*out)->AddRef();
   return S_OK;
+}
+
+HRESULT STDMETHODCALLTYPE Device::CreateQuery1(const D3D11_QUERY_DESC1* desc, ID3D11Query1** out) {
+  if (out)
+    *out = nullptr;
+  Query* query = nullptr;
+  HRESULT hr = createQuery(desc, false, out ? &query : nullptr);
+  if (out)
+    *out = query;
+  return hr;
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateQuery(const D3D11_QUERY_DESC* desc, ID3D11Query** out) {
@@ -764,12 +772,13 @@ HRESULT STDMETHODCALLTYPE Device::CreateQuery(const D3D11_QUERY_DESC* desc, ID3D
 HRESULT STDMETHODCALLTYPE Device::CreatePredicate(const D3D11_QUERY_DESC* desc, ID3D11Predicate** out) {
   if (out)
     *out = nullptr;
-  if (!desc || !Query::isPredicate(desc->Query))
+  if (!desc)
     return E_INVALIDARG;
-  ID3D11Query* query = nullptr;
-  HRESULT hr = CreateQuery(desc, out ? &query : nullptr);
+  D3D11_QUERY_DESC1 desc1 = { desc->Query, desc->MiscFlags, D3D11_CONTEXT_TYPE_ALL };
+  Query* query = nullptr;
+  HRESULT hr = createQuery(&desc1, true, out ? &query : nullptr);
   if (out && query)
-    *out = asPredicate(static_cast<Query*>(query));
+    *out = asPredicate(query);
   return hr;
 }
 

@@ -18,6 +18,7 @@
 namespace npt::guest {
 
 class Context;
+class Query;
 
 class Device final : public ComObject<ID3D11Device5>, public IDXGIDevice4, public ID3D10Multithread, public INptDevice {
 public:
@@ -154,6 +155,7 @@ private:
   HRESULT createTexture2D(const D3D11_TEXTURE2D_DESC1* desc, const D3D11_SUBRESOURCE_DATA* data, ID3D11Texture2D1** out, bool backBuffer);
   template<typename Object, typename Desc, typename Encode>
   HRESULT createState(uint32_t kind, const Desc& desc, Object** out, Encode&& encode);
+  HRESULT createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query** out);
   HRESULT createTexture3D(const D3D11_TEXTURE3D_DESC1* desc, const D3D11_SUBRESOURCE_DATA* data, ID3D11Texture3D1** out);
 
   Runtime* m_runtime;

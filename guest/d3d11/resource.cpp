@@ -64,6 +64,33 @@ protocol::ObjectId resourceId(ID3D11Resource* resource) {
   }
 }
 
+namespace {
+
+template<typename Action>
+void withResourceObject(ID3D11Resource* resource, Action&& action) {
+  D3D11_RESOURCE_DIMENSION dimension;
+  resource->GetType(&dimension);
+  switch (dimension) {
+    case D3D11_RESOURCE_DIMENSION_BUFFER:    action(static_cast<Buffer*>(resource)); break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE1D: action(static_cast<Texture1D*>(resource)); break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE2D: action(static_cast<Texture2D*>(resource)); break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE3D: action(static_cast<Texture3D*>(resource)); break;
+    default: break;
+  }
+}
+
+}
+
+ResourceRef::ResourceRef(ID3D11Resource* resource) : m_resource(resource) {
+  if (m_resource)
+    withResourceObject(m_resource, [](auto* object) { object->addRefPrivate(); });
+}
+
+ResourceRef::~ResourceRef() {
+  if (m_resource)
+    withResourceObject(m_resource, [](auto* object) { object->releasePrivate(); });
+}
+
 bool stageInitialData(Recorder& r, const ResourceInfo& info, const D3D11_SUBRESOURCE_DATA* data,
                       std::vector<NPT_SUBRESOURCE_DATA>& out) {
   out.clear();

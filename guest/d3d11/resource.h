@@ -73,6 +73,22 @@ private:
 ResourceState* resourceState(ID3D11Resource* resource);
 protocol::ObjectId resourceId(ID3D11Resource* resource);
 
+// The reference a view holds on its resource: a private one, as Windows' runtime
+// keeps it. A view the application released but a context still binds must not hold
+// the device through its resource, or the device could never be destroyed.
+class ResourceRef {
+public:
+  ResourceRef() = default;
+  explicit ResourceRef(ID3D11Resource* resource);
+  ResourceRef(const ResourceRef&) = delete;
+  ResourceRef& operator=(const ResourceRef&) = delete;
+  ~ResourceRef();
+  ID3D11Resource* get() const { return m_resource; }
+
+private:
+  ID3D11Resource* m_resource = nullptr;
+};
+
 // Shared by every Create{Buffer,Texture*}: validates the initial data pointers and
 // copies every subresource, tightly packed, into one bulk allocation referenced by
 // NPT_SUBRESOURCE_DATA entries (the overlay: initial data always travels in bulk).

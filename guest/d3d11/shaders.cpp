@@ -35,7 +35,7 @@ HRESULT STDMETHODCALLTYPE ClassInstance::QueryInterface(REFIID riid, void** obje
 }
 
 void STDMETHODCALLTYPE ClassInstance::GetClassLinkage(ID3D11ClassLinkage** linkage) {
-  *linkage = addRefed(m_linkage.get());
+  *linkage = addRefed(static_cast<ID3D11ClassLinkage*>(m_linkage.get()));
 }
 
 void STDMETHODCALLTYPE ClassInstance::GetInstanceName(LPSTR name, SIZE_T* length) {

@@ -34,6 +34,17 @@ using InputLayout = Shader<ID3D11InputLayout>;
 
 class ClassLinkage;
 
+class ClassLinkage final : public D3D11Child<ID3D11ClassLinkage> {
+public:
+  ClassLinkage(Device* device, protocol::ObjectId id) : D3D11Child(device, id) {}
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
+  // Instances named in a shader's interface table are created by the host when the
+  // shader is; the guest cannot name them without a round trip (not in protocol v1).
+  HRESULT STDMETHODCALLTYPE GetClassInstance(LPCSTR name, UINT index, ID3D11ClassInstance** instance) override;
+  HRESULT STDMETHODCALLTYPE CreateClassInstance(LPCSTR typeName, UINT constantBufferOffset, UINT constantVectorOffset,
+                                                UINT textureOffset, UINT samplerOffset, ID3D11ClassInstance** instance) override;
+};
+
 class ClassInstance final : public D3D11Child<ID3D11ClassInstance> {
 public:
   ClassInstance(Device* device, protocol::ObjectId id, ClassLinkage* linkage, const D3D11_CLASS_INSTANCE_DESC& desc,
@@ -45,20 +56,10 @@ public:
   void STDMETHODCALLTYPE GetTypeName(LPSTR name, SIZE_T* length) override;
 
 private:
-  ComRef<ID3D11ClassLinkage> m_linkage;
+  Binding<ClassLinkage> m_linkage;   // private: see ResourceRef
   D3D11_CLASS_INSTANCE_DESC m_desc;
   std::string m_typeName;
 };
 
-class ClassLinkage final : public D3D11Child<ID3D11ClassLinkage> {
-public:
-  ClassLinkage(Device* device, protocol::ObjectId id) : D3D11Child(device, id) {}
-  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
-  // Instances named in a shader's interface table are created by the host when the
-  // shader is; the guest cannot name them without a round trip (not in protocol v1).
-  HRESULT STDMETHODCALLTYPE GetClassInstance(LPCSTR name, UINT index, ID3D11ClassInstance** instance) override;
-  HRESULT STDMETHODCALLTYPE CreateClassInstance(LPCSTR typeName, UINT constantBufferOffset, UINT constantVectorOffset,
-                                                UINT textureOffset, UINT samplerOffset, ID3D11ClassInstance** instance) override;
-};
 
 }

@@ -120,6 +120,19 @@ HRESULT DepthStencilState::validate(const D3D11_DEPTH_STENCIL_DESC* d) {
   return S_OK;
 }
 
+D3D11_DEPTH_STENCIL_DESC DepthStencilState::wireDesc(const D3D11_DEPTH_STENCIL_DESC& desc) {
+  D3D11_DEPTH_STENCIL_DESC d = desc;
+  if (!d.DepthEnable && !compareOk(d.DepthFunc))
+    d.DepthFunc = D3D11_COMPARISON_LESS;
+  if (!d.StencilEnable) {
+    const D3D11_DEPTH_STENCILOP_DESC keep = { D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP,
+                                              D3D11_COMPARISON_ALWAYS };
+    d.FrontFace = keep;
+    d.BackFace = keep;
+  }
+  return d;
+}
+
 HRESULT STDMETHODCALLTYPE DepthStencilState::QueryInterface(REFIID riid, void** object) {
   NPT_QI_PROLOGUE(riid, object);
   if (IsEqualGUID(riid, __uuidof(ID3D11DepthStencilState))) {

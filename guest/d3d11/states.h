@@ -53,6 +53,10 @@ public:
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
   void STDMETHODCALLTYPE GetDesc(D3D11_DEPTH_STENCIL_DESC* desc) override { *desc = m_desc; }
   static HRESULT validate(const D3D11_DEPTH_STENCIL_DESC* desc);
+  // What the host receives: fields of a disabled depth or stencil test (often left
+  // zero by applications, which Windows accepts) set to their defaults, so a host
+  // validating every field sees a well-formed description.
+  static D3D11_DEPTH_STENCIL_DESC wireDesc(const D3D11_DEPTH_STENCIL_DESC& desc);
 };
 
 class RasterizerState final : public StateObject<ID3D11RasterizerState2, D3D11_RASTERIZER_DESC2> {

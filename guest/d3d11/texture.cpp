@@ -46,7 +46,9 @@ HRESULT normalizeCommon(UINT width, UINT height, UINT depth, UINT maxExtent, UIN
 // ---- Texture1D
 
 Texture1D::Texture1D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE1D_DESC& desc)
-: D3D11Child(device, id), m_desc(desc), m_state(infoOf(desc)) {}
+: D3D11Child(device, id), m_desc(desc),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_state(infoOf(desc)) {}
 
 ResourceInfo Texture1D::infoOf(const D3D11_TEXTURE1D_DESC& desc) {
   ResourceInfo info;
@@ -80,6 +82,11 @@ HRESULT STDMETHODCALLTYPE Texture1D::QueryInterface(REFIID riid, void** object) 
     *object = addRefed(static_cast<ID3D11Texture1D*>(this));
     return S_OK;
   }
+  if (void* face = m_dxgi.query(riid)) {
+    AddRef();
+    *object = face;
+    return S_OK;
+  }
   return queryChild(riid, object);
 }
 
@@ -91,7 +98,9 @@ void STDMETHODCALLTYPE Texture1D::SetEvictionPriority(UINT priority) {
 // ---- Texture2D
 
 Texture2D::Texture2D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE2D_DESC1& desc, bool backBuffer)
-: D3D11Child(device, id), m_desc(desc), m_state(infoOf(desc)), m_backBuffer(backBuffer) {}
+: D3D11Child(device, id), m_desc(desc),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Surface, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_state(infoOf(desc)), m_backBuffer(backBuffer) {}
 
 ResourceInfo Texture2D::infoOf(const D3D11_TEXTURE2D_DESC1& desc) {
   ResourceInfo info;
@@ -135,6 +144,11 @@ HRESULT STDMETHODCALLTYPE Texture2D::QueryInterface(REFIID riid, void** object) 
     *object = addRefed(static_cast<ID3D11Texture2D1*>(this));
     return S_OK;
   }
+  if (void* face = m_dxgi.query(riid)) {
+    AddRef();
+    *object = face;
+    return S_OK;
+  }
   return queryChild(riid, object);
 }
 
@@ -159,7 +173,9 @@ void STDMETHODCALLTYPE Texture2D::GetDesc(D3D11_TEXTURE2D_DESC* desc) {
 // ---- Texture3D
 
 Texture3D::Texture3D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE3D_DESC1& desc)
-: D3D11Child(device, id), m_desc(desc), m_state(infoOf(desc)) {}
+: D3D11Child(device, id), m_desc(desc),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_state(infoOf(desc)) {}
 
 ResourceInfo Texture3D::infoOf(const D3D11_TEXTURE3D_DESC1& desc) {
   ResourceInfo info;
@@ -191,6 +207,11 @@ HRESULT STDMETHODCALLTYPE Texture3D::QueryInterface(REFIID riid, void** object) 
   if (IsEqualGUID(riid, __uuidof(ID3D11Texture3D)) || IsEqualGUID(riid, __uuidof(ID3D11Resource)) ||
       IsEqualGUID(riid, __uuidof(ID3D11Texture3D1))) {
     *object = addRefed(static_cast<ID3D11Texture3D1*>(this));
+    return S_OK;
+  }
+  if (void* face = m_dxgi.query(riid)) {
+    AddRef();
+    *object = face;
     return S_OK;
   }
   return queryChild(riid, object);

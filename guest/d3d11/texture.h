@@ -1,6 +1,7 @@
 #pragma once
 
 #include "d3d11_child.h"
+#include "dxgi/resource_face.h"
 #include "resource.h"
 
 // 1D, 2D and 3D textures. Descriptions are normalized at creation (MipLevels 0 becomes
@@ -22,6 +23,8 @@ public:
 
 private:
   D3D11_TEXTURE1D_DESC m_desc;
+  // IDXGIResource1 (and IDXGISurface2 for 2D textures) of the same object (guest/dxgi).
+  dxgi::DxgiResourceFace m_dxgi;
   ResourceState m_state;
   UINT m_evictionPriority = DXGI_RESOURCE_PRIORITY_NORMAL;
 };
@@ -43,6 +46,8 @@ public:
 
 private:
   D3D11_TEXTURE2D_DESC1 m_desc;
+  // IDXGIResource1 (and IDXGISurface2 for 2D textures) of the same object (guest/dxgi).
+  dxgi::DxgiResourceFace m_dxgi;
   ResourceState m_state;
   bool m_backBuffer;
   UINT m_evictionPriority = DXGI_RESOURCE_PRIORITY_NORMAL;
@@ -64,6 +69,8 @@ public:
 
 private:
   D3D11_TEXTURE3D_DESC1 m_desc;
+  // IDXGIResource1 (and IDXGISurface2 for 2D textures) of the same object (guest/dxgi).
+  dxgi::DxgiResourceFace m_dxgi;
   ResourceState m_state;
   UINT m_evictionPriority = DXGI_RESOURCE_PRIORITY_NORMAL;
 };

@@ -1,9 +1,10 @@
 #pragma once
 
 #include "d3d11_child.h"
+#include "resource.h"
 
 // Shader resource, render target, depth stencil and unordered access views. A view
-// holds a public reference on its resource (as Wine's and DXVK's do); GetDesc returns
+// holds a private reference on its resource (ResourceRef); GetDesc returns
 // the description normalized at creation (NULL desc: derived from the resource;
 // MipLevels/ArraySize -1: the remaining levels/slices; format UNKNOWN: the
 // resource's). The host receives exactly what the application passed.
@@ -21,7 +22,7 @@ public:
   static HRESULT normalize(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC1* in, D3D11_SHADER_RESOURCE_VIEW_DESC1* out);
 
 private:
-  ComRef<ID3D11Resource> m_resource;
+  ResourceRef m_resource;
   D3D11_SHADER_RESOURCE_VIEW_DESC1 m_desc;
 };
 
@@ -36,7 +37,7 @@ public:
   static HRESULT normalize(ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC1* in, D3D11_RENDER_TARGET_VIEW_DESC1* out);
 
 private:
-  ComRef<ID3D11Resource> m_resource;
+  ResourceRef m_resource;
   D3D11_RENDER_TARGET_VIEW_DESC1 m_desc;
 };
 
@@ -50,7 +51,7 @@ public:
   static HRESULT normalize(ID3D11Resource* resource, const D3D11_DEPTH_STENCIL_VIEW_DESC* in, D3D11_DEPTH_STENCIL_VIEW_DESC* out);
 
 private:
-  ComRef<ID3D11Resource> m_resource;
+  ResourceRef m_resource;
   D3D11_DEPTH_STENCIL_VIEW_DESC m_desc;
 };
 
@@ -65,7 +66,7 @@ public:
   static HRESULT normalize(ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1* in, D3D11_UNORDERED_ACCESS_VIEW_DESC1* out);
 
 private:
-  ComRef<ID3D11Resource> m_resource;
+  ResourceRef m_resource;
   D3D11_UNORDERED_ACCESS_VIEW_DESC1 m_desc;
 };
 
