@@ -7,6 +7,7 @@
 #include "adapter.h"
 #include "output.h"
 #include "resource_face.h"
+#include "d3d11/texture.h"
 
 namespace npt::guest::dxgi {
 
@@ -115,23 +116,41 @@ HRESULT SwapChain::createBuffers() {
       releaseBuffers();
       return hr;
     }
-    // IDXGIResource::GetUsage of a back buffer (test_swapchain_parameters).
-    setResourceUsage(texture, backBufferUsage(m_desc.BufferUsage, m_desc.SwapEffect, i));
-    m_buffers.push_back(texture);
+    // IDXGIResource::GetUsage of a back buffer (test_swapchain_parameters). Only
+    // Neptune's textures carry the DXGI face (a stand-in device's may not).
+    bool neptuneTexture = setResourceUsage(texture, backBufferUsage(m_desc.BufferUsage, m_desc.SwapEffect, i));
+    if (neptuneTexture) {
+      // The swapchain's own hold is private, as Windows' swapchain holds its buffers:
+      // no public reference, so no device reference (test_create_swapchain: the device
+      // count rises by one, the swapchain's); GetBuffer hands out public ones.
+      auto* neptune = static_cast<Texture2D*>(static_cast<ID3D11Texture2D1*>(texture));
+      neptune->addRefPrivate();
+      texture->Release();
+    }
+    m_buffers.push_back({ texture, neptuneTexture });
   }
   return S_OK;
 }
 
 void SwapChain::releaseBuffers() {
-  for (ID3D11Texture2D* texture : m_buffers)
-    texture->Release();
+  for (const BackBuffer& buffer : m_buffers) {
+    if (buffer.privateHold)
+      static_cast<Texture2D*>(static_cast<ID3D11Texture2D1*>(buffer.texture))->releasePrivate();
+    else
+      buffer.texture->Release();
+  }
   m_buffers.clear();
 }
 
 bool SwapChain::buffersReferenced() const {
-  for (ID3D11Texture2D* texture : m_buffers) {
-    texture->AddRef();
-    if (texture->Release() > 1)
+  for (const BackBuffer& buffer : m_buffers) {
+    if (buffer.privateHold) {
+      if (static_cast<Texture2D*>(static_cast<ID3D11Texture2D1*>(buffer.texture))->publicRefs() > 0)
+        return true;
+      continue;
+    }
+    buffer.texture->AddRef();
+    if (buffer.texture->Release() > 1)
       return true;
   }
   return false;
@@ -211,7 +230,7 @@ HRESULT SwapChain::presentCommon(UINT syncInterval, UINT flags) {
     }
   }
 
-  hr = m_nptDevice->PresentBuffer(m_buffers[0], syncInterval, flags & ~UINT(DXGI_PRESENT_DO_NOT_WAIT));
+  hr = m_nptDevice->PresentBuffer(m_buffers[0].texture, syncInterval, flags & ~UINT(DXGI_PRESENT_DO_NOT_WAIT));
   if (FAILED(hr))
     return hr;
   if (m_desc.SwapEffect == DXGI_SWAP_EFFECT_SEQUENTIAL || m_desc.SwapEffect == DXGI_SWAP_EFFECT_FLIP_SEQUENTIAL)
@@ -242,7 +261,7 @@ void SwapChain::rotateSequentialBuffers() {
   ComRef<ID3D11DeviceContext> context;
   device->GetImmediateContext(context.put());
   for (size_t i = m_buffers.size() - 1; i > 0; i--)
-    context->CopyResource(m_buffers[i], m_buffers[i - 1]);
+    context->CopyResource(m_buffers[i].texture, m_buffers[i - 1].texture);
 }
 
 void SwapChain::retireLoop() {
@@ -310,7 +329,7 @@ HRESULT SwapChain::GetBuffer(UINT index, REFIID riid, void** surface) {
   // test_swapchain_parameters: DISCARD models expose buffer 0 only.
   if (index >= accessibleBufferCount(m_desc.SwapEffect, UINT(m_buffers.size())))
     return DXGI_ERROR_INVALID_CALL;
-  return m_buffers[index]->QueryInterface(riid, surface);
+  return m_buffers[index].texture->QueryInterface(riid, surface);
 }
 
 HRESULT SwapChain::SetFullscreenState(BOOL fullscreen, IDXGIOutput* target) {

@@ -106,7 +106,11 @@ private:
   DXGI_SWAP_CHAIN_DESC1 m_desc = {};
   DXGI_SWAP_CHAIN_FULLSCREEN_DESC m_fullscreenDesc = {};
   ComRef<IDXGIOutput> m_restrictToOutput;
-  std::vector<ID3D11Texture2D*> m_buffers;   // one public reference each
+  struct BackBuffer {
+    ID3D11Texture2D* texture;
+    bool privateHold;   // a Neptune texture held by a private reference, else a public one
+  };
+  std::vector<BackBuffer> m_buffers;
   DXGI_RGBA m_backgroundColor = {};
   DXGI_MODE_ROTATION m_rotation = DXGI_MODE_ROTATION_IDENTITY;
   UINT m_sourceWidth = 0, m_sourceHeight = 0;

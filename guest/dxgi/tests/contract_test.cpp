@@ -2,12 +2,14 @@
 // against two implementations:
 //   * Wine's own dxgi.dll/d3d11.dll (NPT_CONTRACT_DLL_DIR unset; WINEDLLOVERRIDES=b), and
 //   * Neptune's (NPT_CONTRACT_DLL_DIR = the directory of our d3d11.dll and dxgi.dll,
-//     WINEDLLOVERRIDES=n,b, NPT_SERVER = a running server).
+//     WINEDLLOVERRIDES=n,b; NPT_SERVER_BIN = neptune-server.exe, which the program starts
+//     on a private socket and points NPT_SERVER at before loading the DLLs).
 // Every expectation is Windows' behaviour (Wine's dxgi tests, Microsoft's documentation).
 // Where Wine's implementation is known to differ from Windows (its tests mark those
 // todo_wine), the check runs only against Neptune: onlyNeptune().
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -29,15 +31,63 @@ struct Implementation {
   bool neptune = false;
 };
 
+std::string windowsPath(std::string path) {
+  if (!path.empty() && path[0] == '/')
+    path = "Z:" + path;
+  for (char& c : path)
+    if (c == '/')
+      c = '\\';
+  return path;
+}
+
+// neptune-server.exe on a private socket for the Neptune run, stopped by its handle.
+class ServerProcess {
+public:
+  bool start(const char* binary) {
+    char temp[MAX_PATH];
+    GetTempPathA(sizeof(temp), temp);
+    m_socket = std::string(temp) + "npt-dxgi-contract-" + std::to_string(GetCurrentProcessId()) + ".sock";
+    std::string cmd = "\"" + windowsPath(binary) + "\" --socket \"" + m_socket + "\"";
+    STARTUPINFOA si = {};
+    si.cb = sizeof(si);
+    if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &m_process))
+      return false;
+    // Ready once the rendezvous file exists (written after the listeners).
+    for (int i = 0; i < 1000 && GetFileAttributesA((m_socket + ".tcp").c_str()) == INVALID_FILE_ATTRIBUTES; i++)
+      Sleep(10);
+    _putenv_s("NPT_SERVER", m_socket.c_str());
+    return GetFileAttributesA((m_socket + ".tcp").c_str()) != INVALID_FILE_ATTRIBUTES;
+  }
+  ~ServerProcess() {
+    if (!m_process.hProcess)
+      return;
+    TerminateProcess(m_process.hProcess, 1);
+    WaitForSingleObject(m_process.hProcess, 5000);
+    CloseHandle(m_process.hProcess);
+    CloseHandle(m_process.hThread);
+    DeleteFileA((m_socket + ".tcp").c_str());
+  }
+
+private:
+  std::string m_socket;
+  PROCESS_INFORMATION m_process = {};
+};
+
 Implementation& impl() {
+  static ServerProcess server;
   static Implementation i = [] {
     Implementation r;
-    const char* dir = std::getenv("NPT_CONTRACT_DLL_DIR");
-    if (dir && *dir) {
+    // A copy: starting the server changes the environment (NPT_SERVER), which may move it.
+    const char* dirEnv = std::getenv("NPT_CONTRACT_DLL_DIR");
+    std::string dir = dirEnv ? dirEnv : "";
+    if (!dir.empty()) {
+      const char* binary = std::getenv("NPT_SERVER_BIN");
+      if (binary && *binary && !server.start(binary))
+        std::fprintf(stderr, "neptune-server did not start: %s\n", binary);
       // d3d11.dll first: our dxgi.dll forwards to the already loaded module of that name.
       r.neptune = true;
-      r.d3d11 = LoadLibraryA((std::string(dir) + "\\d3d11.dll").c_str());
-      r.dxgi = LoadLibraryA((std::string(dir) + "\\dxgi.dll").c_str());
+      r.d3d11 = LoadLibraryA((windowsPath(dir) + "\\d3d11.dll").c_str());
+      r.dxgi = LoadLibraryA((windowsPath(dir) + "\\dxgi.dll").c_str());
     } else {
       r.d3d11 = LoadLibraryA("d3d11.dll");
       r.dxgi = LoadLibraryA("dxgi.dll");
