@@ -48,9 +48,23 @@ public:
     GetTempPathA(sizeof(temp), temp);
     m_socket = std::string(temp) + "npt-dxgi-contract-" + std::to_string(GetCurrentProcessId()) + ".sock";
     std::string cmd = "\"" + windowsPath(binary) + "\" --socket \"" + m_socket + "\"";
+    // The server's output goes to a log file the Present test reads: with
+    // NPT_PRESENT_LOG=1 its presenter logs a checksum per presented frame.
+    m_log = m_socket + ".log";
+    SECURITY_ATTRIBUTES inherit = { sizeof(inherit), nullptr, TRUE };
+    HANDLE log = CreateFileA(m_log.c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
+                             CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    _putenv_s("NPT_PRESENT_LOG", "1");
     STARTUPINFOA si = {};
     si.cb = sizeof(si);
-    if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &m_process))
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
+    si.hStdOutput = log;
+    si.hStdError = log;
+    BOOL started = CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &m_process);
+    CloseHandle(log);
+    _putenv_s("NPT_PRESENT_LOG", "");
+    if (!started)
       return false;
     // Ready once the rendezvous file exists (written after the listeners).
     for (int i = 0; i < 1000 && GetFileAttributesA((m_socket + ".tcp").c_str()) == INVALID_FILE_ATTRIBUTES; i++)
@@ -66,24 +80,46 @@ public:
     CloseHandle(m_process.hProcess);
     CloseHandle(m_process.hThread);
     DeleteFileA((m_socket + ".tcp").c_str());
+    DeleteFileA(m_log.c_str());
+  }
+  // Everything the server wrote so far.
+  std::string log() const {
+    std::string text;
+    HANDLE file = CreateFileA(m_log.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE)
+      return text;
+    char buffer[4096];
+    DWORD got = 0;
+    while (ReadFile(file, buffer, sizeof(buffer), &got, nullptr) && got)
+      text.append(buffer, got);
+    CloseHandle(file);
+    return text;
   }
 
 private:
+  std::string m_log;
   std::string m_socket;
   PROCESS_INFORMATION m_process = {};
 };
 
+ServerProcess& server() {
+  static ServerProcess process;
+  return process;
+}
+
 Implementation& impl() {
-  static ServerProcess server;
-  static Implementation i = [] {
+  ServerProcess& server = ::server();
+  static Implementation i = [&server] {
     Implementation r;
     // A copy: starting the server changes the environment (NPT_SERVER), which may move it.
     const char* dirEnv = std::getenv("NPT_CONTRACT_DLL_DIR");
     std::string dir = dirEnv ? dirEnv : "";
     if (!dir.empty()) {
-      const char* binary = std::getenv("NPT_SERVER_BIN");
-      if (binary && *binary && !server.start(binary))
-        std::fprintf(stderr, "neptune-server did not start: %s\n", binary);
+      const char* binaryEnv = std::getenv("NPT_SERVER_BIN");
+      std::string binary = binaryEnv ? binaryEnv : "";
+      if (!binary.empty() && !server.start(binary.c_str()))
+        std::fprintf(stderr, "neptune-server did not start: %s\n", binary.c_str());
       // d3d11.dll first: our dxgi.dll forwards to the already loaded module of that name.
       r.neptune = true;
       r.d3d11 = LoadLibraryA((windowsPath(dir) + "\\d3d11.dll").c_str());
@@ -540,9 +576,11 @@ TEST_F(Contract, FrameLatencyWaitableObject) {
   // Each presented frame releases it once, whether or not the application waited.
   for (int frame = 0; frame < 5; frame++)
     ASSERT_EQ(swapchain->Present(0, 0), S_OK);
+  // (Wine's test waits 100 ms each; a host that reads every frame back for
+  // NPT_PRESENT_LOG needs longer, the count is what matters.)
   Sleep(100);
   for (int frame = 0; frame < 5; frame++)
-    EXPECT_EQ(WaitForSingleObject(waitable, 100), WAIT_OBJECT_0) << frame;
+    EXPECT_EQ(WaitForSingleObject(waitable, 3000), WAIT_OBJECT_0) << frame;
   EXPECT_EQ(WaitForSingleObject(waitable, 100), DWORD(WAIT_TIMEOUT));
   // A new duplicate handle each time.
   HANDLE second = swapchain->GetFrameLatencyWaitableObject();
@@ -556,4 +594,67 @@ TEST_F(Contract, FrameLatencyWaitableObject) {
   Ref<IDXGISwapChain1> bitblt;
   EXPECT_EQ(factory->CreateSwapChainForHwnd(device.get(), window, &desc, nullptr, nullptr, bitblt.put()),
             DXGI_ERROR_INVALID_CALL);
+}
+
+// Neptune only: what the swapchain presents reaches the host presenter, frame by frame
+// (NPT_PRESENT_LOG checksums: FNV-1a over the frame as RGBA bytes).
+TEST_F(Contract, PresentReachesTheHostPresenter) {
+  if (!onlyNeptune())
+    GTEST_SKIP() << "the host presenter exists only behind Neptune";
+  Ref<ID3D11Device> device;
+  ASSERT_EQ(createDevice(device.put()), S_OK);
+  Ref<ID3D11DeviceContext> context;
+  device->GetImmediateContext(context.put());
+  Ref<IDXGIFactory2> factory;
+  factoryOf(device.get(), factory.put());
+  ASSERT_TRUE(factory.get());
+
+  struct Frame { float color[4]; UINT interval; };
+  const Frame frames[] = { { { 1, 0, 0, 1 }, 0 }, { { 0, 1, 0, 1 }, 1 }, { { 0, 0, 1, 1 }, 0 }, { { 1, 1, 1, 1 }, 2 } };
+  for (DXGI_FORMAT format : { DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_B8G8R8A8_UNORM }) {
+    DXGI_SWAP_CHAIN_DESC1 desc = {};
+    desc.Width = 64;
+    desc.Height = 32;
+    desc.Format = format;
+    desc.SampleDesc.Count = 1;
+    desc.BufferUsage = DXGI_USAGE_RENDER_TARGET_OUTPUT;
+    desc.BufferCount = 2;
+    desc.SwapEffect = DXGI_SWAP_EFFECT_FLIP_DISCARD;
+    desc.Flags = DXGI_SWAP_CHAIN_FLAG_FRAME_LATENCY_WAITABLE_OBJECT;
+    Ref<IDXGISwapChain1> swapchain1;
+    ASSERT_EQ(factory->CreateSwapChainForHwnd(device.get(), window, &desc, nullptr, nullptr, swapchain1.put()), S_OK);
+    Ref<IDXGISwapChain2> swapchain;
+    ASSERT_EQ(swapchain1->QueryInterface(__uuidof(IDXGISwapChain2), swapchain.putVoid()), S_OK);
+    HANDLE waitable = swapchain->GetFrameLatencyWaitableObject();
+    ASSERT_EQ(WaitForSingleObject(waitable, 1000), WAIT_OBJECT_0);
+    std::string before = server().log();
+    for (const Frame& frame : frames) {
+      Ref<ID3D11Texture2D> buffer;
+      ASSERT_EQ(swapchain->GetBuffer(0, __uuidof(ID3D11Texture2D), buffer.putVoid()), S_OK);
+      Ref<ID3D11RenderTargetView> rtv;
+      ASSERT_EQ(device->CreateRenderTargetView(buffer.get(), nullptr, rtv.put()), S_OK);
+      context->ClearRenderTargetView(rtv.get(), frame.color);
+      ASSERT_EQ(swapchain->Present(frame.interval, 0), S_OK);
+      // Retired: the host executed the present (and logged it).
+      ASSERT_EQ(WaitForSingleObject(waitable, 2000), WAIT_OBJECT_0);
+    }
+    CloseHandle(waitable);
+
+    std::string log = server().log().substr(before.size());
+    size_t at = 0;
+    for (const Frame& frame : frames) {
+      uint64_t hash = 1469598103934665603ull;
+      for (int pixel = 0; pixel < 64 * 32; pixel++)
+        for (int c = 0; c < 4; c++)
+          hash = (hash ^ uint8_t(frame.color[c] * 255.0f + 0.5f)) * 1099511628211ull;
+      char expected[128];
+      std::snprintf(expected, sizeof(expected), "64x32 interval %u flags 0x0 checksum %016llx", frame.interval,
+                    (unsigned long long)hash);
+      size_t found = log.find(expected, at);
+      EXPECT_NE(found, std::string::npos) << "format " << format << ": no \"" << expected << "\" in the server log:\n"
+                                          << log;
+      if (found != std::string::npos)
+        at = found + 1;
+    }
+  }
 }
