@@ -427,15 +427,42 @@ TEST_F(D3D11Contract, EventQueryCompletes) {
 }
 
 TEST_F(D3D11Contract, DeferredContextRules) {
-  if (D3D11Under::get().neptune())
-    GTEST_SKIP() << "the host executor has no deferred contexts yet (NotImplemented makes the context fatal)";
   ID3D11DeviceContext* deferred = nullptr;
   ASSERT_EQ(device->CreateDeferredContext(0, &deferred), S_OK);
   EXPECT_EQ(deferred->GetType(), D3D11_DEVICE_CONTEXT_DEFERRED);
   ID3D11CommandList* list = nullptr;
   EXPECT_EQ(context->FinishCommandList(FALSE, &list), DXGI_ERROR_INVALID_CALL);
+  // Recorded state is the deferred context's own; a finished list without restore
+  // leaves it in the default state.
+  ID3D11Buffer* buffer = makeBuffer(64, D3D11_USAGE_DYNAMIC, D3D11_BIND_VERTEX_BUFFER, D3D11_CPU_ACCESS_WRITE);
+  UINT stride = 16, offset = 0;
+  deferred->IASetVertexBuffers(0, 1, &buffer, &stride, &offset);
+  D3D11_MAPPED_SUBRESOURCE mapped = {};
+  ASSERT_EQ(deferred->Map(buffer, 0, D3D11_MAP_WRITE_DISCARD, 0, &mapped), S_OK);
+  std::memset(mapped.pData, 0x42, 64);
+  deferred->Unmap(buffer, 0);
+  ID3D11Buffer* got = nullptr;
+  context->IAGetVertexBuffers(0, 1, &got, &stride, &offset);
+  EXPECT_EQ(got, nullptr) << "the immediate context does not see deferred state";
   ASSERT_EQ(deferred->FinishCommandList(FALSE, &list), S_OK);
+  deferred->IAGetVertexBuffers(0, 1, &got, &stride, &offset);
+  EXPECT_EQ(got, nullptr);
+  BOOL done = FALSE;
+  ID3D11Query* query = nullptr;
+  D3D11_QUERY_DESC desc = { D3D11_QUERY_EVENT, 0 };
+  ASSERT_EQ(device->CreateQuery(&desc, &query), S_OK);
+  EXPECT_EQ(deferred->GetData(query, &done, sizeof(done), 0), DXGI_ERROR_INVALID_CALL);
   context->ExecuteCommandList(list, FALSE);
+  // The list's Map reached the buffer.
+  ID3D11Buffer* copy = makeBuffer(64, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0);
+  context->CopyResource(copy, buffer);
+  std::vector<uint8_t> bytes = readBack(copy, 64);
+  ASSERT_EQ(bytes.size(), 64u);
+  EXPECT_EQ(bytes[0], 0x42);
+  EXPECT_EQ(bytes[63], 0x42);
+  query->Release();
+  copy->Release();
+  buffer->Release();
   list->Release();
   deferred->Release();
 }
