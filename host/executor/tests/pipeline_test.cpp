@@ -298,3 +298,33 @@ TEST(PresentTest, PresentBufferLogsTheFrameChecksum) {
 
 }  // namespace
 }  // namespace npt::executor::testing
+
+namespace npt::executor::testing {
+namespace {
+
+TEST_F(PipelineTest, IndirectArgumentsAndDispatchSizesAreChecked) {
+  // A buffer without DRAWINDIRECT_ARGS cannot feed an indirect draw: the call is dropped.
+  D3D11_BUFFER_DESC plain = {64, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0, 0, 0};
+  D3D11_BUFFER_DESC args = {64, D3D11_USAGE_DEFAULT, 0, 0, D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS, 0};
+  protocol::ObjectId vertices = h.newId(), arguments = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &plain, 0, nullptr, vertices));
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &args, 0, nullptr, arguments));
+  h.runOk();
+  uint64_t dropped = h.executor().droppedCalls();
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawInstancedIndirect(h.w(), context, vertices, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawInstancedIndirect(h.w(), context, arguments, 2));   // unaligned
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawIndexedInstancedIndirect(h.w(), context, arguments, 48));  // past the end
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Dispatch(h.w(), context, 65536, 1, 1));
+  h.runOk();
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 4);
+  // Valid forms reach the backend (zeroed arguments draw and dispatch nothing).
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawInstancedIndirect(h.w(), context, arguments, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DispatchIndirect(h.w(), context, arguments, 52));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Dispatch(h.w(), context, 1, 1, 1));
+  h.runOk();
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 4);
+  EXPECT_FALSE(h.executor().isFatal());
+}
+
+}  // namespace
+}  // namespace npt::executor::testing
