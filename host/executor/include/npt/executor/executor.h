@@ -326,7 +326,7 @@ private:
   // Drops a call for a reason outside the rule table (log line, counted).
   void drop(const char* method, const char* format, ...) __attribute__((format(printf, 3, 4)));
   // Fatal "NotImplemented <method>".
-  void notImplemented(const char* method);
+  void notImplemented(const char* method) override;
   bool backendReady();
 
   // Resolves `id` for a call that needs `iface`. Returns false when the call must not
