@@ -97,7 +97,11 @@ TEST(Replies, BlockingPathWakesOnReplyAndIdleHostWakesOnDoorbell) {
   host.start(1);
   std::atomic<uint64_t> errors{0};
   for (int i = 0; i < 20; i++) {
-    sleep_us(3000);   // let the host announce idle
+    // Let the host announce idle; a fixed sleep is not enough on a loaded machine, where the
+    // host thread may not run for milliseconds.
+    for (int waited = 0; load_acquire(host.control()->host_state) != kHostIdle && waited < 5000; waited++)
+      sleep_us(1000);
+    ASSERT_EQ(load_acquire(host.control()->host_state), uint32_t(kHostIdle)) << "the host never went idle";
     auto bells = host.doorbells();
     uint64_t start = now_ns();
     run_calls(guest, 0, 1, uint32_t(i), &errors);
