@@ -1,5 +1,7 @@
 #include "device.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "buffer.h"
@@ -264,169 +266,119 @@ HRESULT STDMETHODCALLTYPE Device::CreateTexture3D1(const D3D11_TEXTURE3D_DESC1* 
 
 // ---- views
 
-HRESULT STDMETHODCALLTYPE Device::CreateShaderResourceView(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC* in,
-                                                           ID3D11ShaderResourceView** out) {
-  D3D11_SHADER_RESOURCE_VIEW_DESC1 desc1 = {};
-  if (in) {
-    // The first version's arms are prefixes of the …1 arms; PlaneSlice stays 0.
-    desc1.Format = in->Format;
-    desc1.ViewDimension = in->ViewDimension;
-    std::memcpy(&desc1.Buffer, &in->Buffer, sizeof(*in) - offsetof(D3D11_SHADER_RESOURCE_VIEW_DESC, Buffer));
-  }
-  ID3D11ShaderResourceView1* view = nullptr;
-  HRESULT hr = CreateShaderResourceView1(resource, in ? &desc1 : nullptr, out ? &view : nullptr);
+namespace {
+
+// A view desc and its …1 version: the first version's arms are prefixes of the …1 arms
+// (PlaneSlice appended), so either direction copies the common prefix; PlaneSlice stays 0.
+template<typename To, typename From>
+To convertViewDesc(const From& in) {
+  To out = {};
+  out.Format = in.Format;
+  out.ViewDimension = in.ViewDimension;
+  std::memcpy(&out.Buffer, &in.Buffer,
+              std::min(sizeof(To) - offsetof(To, Buffer), sizeof(From) - offsetof(From, Buffer)));
+  return out;
+}
+
+// The first-version entry point of a view whose creation lives in its …1 method.
+template<typename Desc1, typename Desc, typename Interface1, typename Interface, typename Create1>
+HRESULT createThroughVersion1(const Desc* in, Interface** out, Create1&& create1) {
+  Desc1 desc1 = in ? convertViewDesc<Desc1>(*in) : Desc1{};
+  Interface1* view = nullptr;
+  HRESULT hr = create1(in ? &desc1 : nullptr, out ? &view : nullptr);
   if (out)
     *out = view;
   return hr;
+}
+
+}
+
+// Every Create*View: the desc normalized as Windows does, a guest id, the creation recorded
+// (fire-and-forget), the guest object holding the normalized desc.
+template<typename View, typename Interface, typename Desc, typename Encode>
+HRESULT Device::createView(ID3D11Resource* resource, const Desc* in, Interface** out, Encode&& encode) {
+  if (out)
+    *out = nullptr;
+  Desc desc;
+  HRESULT hr = View::normalize(resource, in, &desc);
+  if (FAILED(hr))
+    return hr;
+  if (!out)
+    return S_FALSE;
+  protocol::ObjectId id = m_runtime->allocateId();
+  if (!id)
+    return E_OUTOFMEMORY;
+  protocol::ObjectId resId = resourceId(resource);
+  hr = record([&](Recorder& r) { return encode(r, resId, id); });
+  if (FAILED(hr)) {
+    m_runtime->releaseUnusedId(id);
+    return hr;
+  }
+  *out = addRefed(static_cast<Interface*>(new View(this, id, resource, desc)));
+  return S_OK;
+}
+
+HRESULT STDMETHODCALLTYPE Device::CreateShaderResourceView(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC* in,
+                                                           ID3D11ShaderResourceView** out) {
+  return createThroughVersion1<D3D11_SHADER_RESOURCE_VIEW_DESC1, D3D11_SHADER_RESOURCE_VIEW_DESC, ID3D11ShaderResourceView1>(
+      in, out, [&](const D3D11_SHADER_RESOURCE_VIEW_DESC1* desc1, ID3D11ShaderResourceView1** view) {
+        return CreateShaderResourceView1(resource, desc1, view);
+      });
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateShaderResourceView1(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC1* in,
                                                             ID3D11ShaderResourceView1** out) {
-  if (out)
-    *out = nullptr;
-  D3D11_SHADER_RESOURCE_VIEW_DESC1 desc;
-  HRESULT hr = ShaderResourceView::normalize(resource, in, &desc);
-  if (FAILED(hr))
-    return hr;
-  if (!out)
-    return S_FALSE;
-  protocol::ObjectId id = m_runtime->allocateId();
-  if (!id)
-    return E_OUTOFMEMORY;
-  protocol::ObjectId resId = resourceId(resource);
-  hr = record([&](Recorder& r) {
+  return createView<ShaderResourceView, ID3D11ShaderResourceView1>(resource, in, out,
+      [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
+    // Only a nonzero plane slice needs ID3D11Device3's method (and a host that has it).
     if (in && (in->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2D || in->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2DARRAY) &&
         (in->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2D ? in->Texture2D.PlaneSlice : in->Texture2DArray.PlaneSlice))
       return protocol::encode_ID3D11Device3_CreateShaderResourceView1(r.writer(), m_id, resId, in, id);
-    D3D11_SHADER_RESOURCE_VIEW_DESC plain = {};
-    if (in) {
-      plain.Format = in->Format;
-      plain.ViewDimension = in->ViewDimension;
-      std::memcpy(&plain.Buffer, &in->Buffer, sizeof(plain) - offsetof(D3D11_SHADER_RESOURCE_VIEW_DESC, Buffer));
-    }
+    D3D11_SHADER_RESOURCE_VIEW_DESC plain = in ? convertViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>(*in) : D3D11_SHADER_RESOURCE_VIEW_DESC{};
     return protocol::encode_ID3D11Device_CreateShaderResourceView(r.writer(), m_id, resId, in ? &plain : nullptr, id);
   });
-  if (FAILED(hr)) {
-    m_runtime->releaseUnusedId(id);
-    return hr;
-  }
-  *out = addRefed(static_cast<ID3D11ShaderResourceView1*>(new ShaderResourceView(this, id, resource, desc)));
-  return S_OK;
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateRenderTargetView(ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC* in,
                                                          ID3D11RenderTargetView** out) {
-  D3D11_RENDER_TARGET_VIEW_DESC1 desc1 = {};
-  if (in) {
-    desc1.Format = in->Format;
-    desc1.ViewDimension = in->ViewDimension;
-    std::memcpy(&desc1.Buffer, &in->Buffer, sizeof(*in) - offsetof(D3D11_RENDER_TARGET_VIEW_DESC, Buffer));
-  }
-  ID3D11RenderTargetView1* view = nullptr;
-  HRESULT hr = CreateRenderTargetView1(resource, in ? &desc1 : nullptr, out ? &view : nullptr);
-  if (out)
-    *out = view;
-  return hr;
+  return createThroughVersion1<D3D11_RENDER_TARGET_VIEW_DESC1, D3D11_RENDER_TARGET_VIEW_DESC, ID3D11RenderTargetView1>(
+      in, out, [&](const D3D11_RENDER_TARGET_VIEW_DESC1* desc1, ID3D11RenderTargetView1** view) {
+        return CreateRenderTargetView1(resource, desc1, view);
+      });
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateRenderTargetView1(ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC1* in,
                                                           ID3D11RenderTargetView1** out) {
-  if (out)
-    *out = nullptr;
-  D3D11_RENDER_TARGET_VIEW_DESC1 desc;
-  HRESULT hr = RenderTargetView::normalize(resource, in, &desc);
-  if (FAILED(hr))
-    return hr;
-  if (!out)
-    return S_FALSE;
-  protocol::ObjectId id = m_runtime->allocateId();
-  if (!id)
-    return E_OUTOFMEMORY;
-  protocol::ObjectId resId = resourceId(resource);
-  hr = record([&](Recorder& r) {
-    D3D11_RENDER_TARGET_VIEW_DESC plain = {};
-    if (in) {
-      plain.Format = in->Format;
-      plain.ViewDimension = in->ViewDimension;
-      std::memcpy(&plain.Buffer, &in->Buffer, sizeof(plain) - offsetof(D3D11_RENDER_TARGET_VIEW_DESC, Buffer));
-    }
+  return createView<RenderTargetView, ID3D11RenderTargetView1>(resource, in, out,
+      [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
+    D3D11_RENDER_TARGET_VIEW_DESC plain = in ? convertViewDesc<D3D11_RENDER_TARGET_VIEW_DESC>(*in) : D3D11_RENDER_TARGET_VIEW_DESC{};
     return protocol::encode_ID3D11Device_CreateRenderTargetView(r.writer(), m_id, resId, in ? &plain : nullptr, id);
   });
-  if (FAILED(hr)) {
-    m_runtime->releaseUnusedId(id);
-    return hr;
-  }
-  *out = addRefed(static_cast<ID3D11RenderTargetView1*>(new RenderTargetView(this, id, resource, desc)));
-  return S_OK;
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateDepthStencilView(ID3D11Resource* resource, const D3D11_DEPTH_STENCIL_VIEW_DESC* in,
                                                          ID3D11DepthStencilView** out) {
-  if (out)
-    *out = nullptr;
-  D3D11_DEPTH_STENCIL_VIEW_DESC desc;
-  HRESULT hr = DepthStencilView::normalize(resource, in, &desc);
-  if (FAILED(hr))
-    return hr;
-  if (!out)
-    return S_FALSE;
-  protocol::ObjectId id = m_runtime->allocateId();
-  if (!id)
-    return E_OUTOFMEMORY;
-  protocol::ObjectId resId = resourceId(resource);
-  hr = record([&](Recorder& r) { return protocol::encode_ID3D11Device_CreateDepthStencilView(r.writer(), m_id, resId, in, id); });
-  if (FAILED(hr)) {
-    m_runtime->releaseUnusedId(id);
-    return hr;
-  }
-  *out = addRefed(static_cast<ID3D11DepthStencilView*>(new DepthStencilView(this, id, resource, desc)));
-  return S_OK;
+  return createView<DepthStencilView, ID3D11DepthStencilView>(resource, in, out,
+      [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
+    return protocol::encode_ID3D11Device_CreateDepthStencilView(r.writer(), m_id, resId, in, id);
+  });
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateUnorderedAccessView(ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC* in,
                                                             ID3D11UnorderedAccessView** out) {
-  D3D11_UNORDERED_ACCESS_VIEW_DESC1 desc1 = {};
-  if (in) {
-    desc1.Format = in->Format;
-    desc1.ViewDimension = in->ViewDimension;
-    std::memcpy(&desc1.Buffer, &in->Buffer, sizeof(*in) - offsetof(D3D11_UNORDERED_ACCESS_VIEW_DESC, Buffer));
-  }
-  ID3D11UnorderedAccessView1* view = nullptr;
-  HRESULT hr = CreateUnorderedAccessView1(resource, in ? &desc1 : nullptr, out ? &view : nullptr);
-  if (out)
-    *out = view;
-  return hr;
+  return createThroughVersion1<D3D11_UNORDERED_ACCESS_VIEW_DESC1, D3D11_UNORDERED_ACCESS_VIEW_DESC, ID3D11UnorderedAccessView1>(
+      in, out, [&](const D3D11_UNORDERED_ACCESS_VIEW_DESC1* desc1, ID3D11UnorderedAccessView1** view) {
+        return CreateUnorderedAccessView1(resource, desc1, view);
+      });
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateUnorderedAccessView1(ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1* in,
                                                              ID3D11UnorderedAccessView1** out) {
-  if (out)
-    *out = nullptr;
-  D3D11_UNORDERED_ACCESS_VIEW_DESC1 desc;
-  HRESULT hr = UnorderedAccessView::normalize(resource, in, &desc);
-  if (FAILED(hr))
-    return hr;
-  if (!out)
-    return S_FALSE;
-  protocol::ObjectId id = m_runtime->allocateId();
-  if (!id)
-    return E_OUTOFMEMORY;
-  protocol::ObjectId resId = resourceId(resource);
-  hr = record([&](Recorder& r) {
-    D3D11_UNORDERED_ACCESS_VIEW_DESC plain = {};
-    if (in) {
-      plain.Format = in->Format;
-      plain.ViewDimension = in->ViewDimension;
-      std::memcpy(&plain.Buffer, &in->Buffer, sizeof(plain) - offsetof(D3D11_UNORDERED_ACCESS_VIEW_DESC, Buffer));
-    }
+  return createView<UnorderedAccessView, ID3D11UnorderedAccessView1>(resource, in, out,
+      [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
+    D3D11_UNORDERED_ACCESS_VIEW_DESC plain = in ? convertViewDesc<D3D11_UNORDERED_ACCESS_VIEW_DESC>(*in) : D3D11_UNORDERED_ACCESS_VIEW_DESC{};
     return protocol::encode_ID3D11Device_CreateUnorderedAccessView(r.writer(), m_id, resId, in ? &plain : nullptr, id);
   });
-  if (FAILED(hr)) {
-    m_runtime->releaseUnusedId(id);
-    return hr;
-  }
-  *out = addRefed(static_cast<ID3D11UnorderedAccessView1*>(new UnorderedAccessView(this, id, resource, desc)));
-  return S_OK;
 }
 
 // ---- shaders and input layouts

@@ -153,6 +153,8 @@ public:
 private:
   HRESULT createDeferredContext(UINT flags, REFIID riid, void** context);
   HRESULT createTexture2D(const D3D11_TEXTURE2D_DESC1* desc, const D3D11_SUBRESOURCE_DATA* data, ID3D11Texture2D1** out, bool backBuffer);
+  template<typename View, typename Interface, typename Desc, typename Encode>
+  HRESULT createView(ID3D11Resource* resource, const Desc* in, Interface** out, Encode&& encode);
   template<typename Object, typename Desc, typename Encode>
   HRESULT createState(uint32_t kind, const Desc& desc, Object** out, Encode&& encode);
   HRESULT createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query** out);
