@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import compare_runs  # noqa: E402  (the samples' runner: Server, program_for_b, wine_path)
 
 TIME_LINE = re.compile(r"^(\w+): (\d+) frames, ([0-9.]+) ms per frame")
-STATS_LINE = re.compile(r"neptune.*stat", re.IGNORECASE)
+STATS_LINE = re.compile(r"device \d+ destroyed: .*commands")
 
 
 def run(wrapper, exe, args, env, log_path):
