@@ -268,18 +268,6 @@ HRESULT STDMETHODCALLTYPE Device::CreateTexture3D1(const D3D11_TEXTURE3D_DESC1* 
 
 namespace {
 
-// A view desc and its …1 version: the first version's arms are prefixes of the …1 arms
-// (PlaneSlice appended), so either direction copies the common prefix; PlaneSlice stays 0.
-template<typename To, typename From>
-To convertViewDesc(const From& in) {
-  To out = {};
-  out.Format = in.Format;
-  out.ViewDimension = in.ViewDimension;
-  std::memcpy(&out.Buffer, &in.Buffer,
-              std::min(sizeof(To) - offsetof(To, Buffer), sizeof(From) - offsetof(From, Buffer)));
-  return out;
-}
-
 // The first-version entry point of a view whose creation lives in its …1 method.
 template<typename Desc1, typename Desc, typename Interface1, typename Interface, typename Create1>
 HRESULT createThroughVersion1(const Desc* in, Interface** out, Create1&& create1) {

@@ -149,16 +149,7 @@ HRESULT STDMETHODCALLTYPE ShaderResourceView::QueryInterface(REFIID riid, void**
 }
 
 void STDMETHODCALLTYPE ShaderResourceView::GetDesc(D3D11_SHADER_RESOURCE_VIEW_DESC* desc) {
-  // The first version's union arms are prefixes of the …1 arms (PlaneSlice comes last).
-  desc->Format = m_desc.Format;
-  desc->ViewDimension = m_desc.ViewDimension;
-  std::memcpy(&desc->Buffer, &m_desc.Buffer, sizeof(*desc) - offsetof(D3D11_SHADER_RESOURCE_VIEW_DESC, Buffer));
-  if (m_desc.ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2DARRAY) {
-    desc->Texture2DArray.MostDetailedMip = m_desc.Texture2DArray.MostDetailedMip;
-    desc->Texture2DArray.MipLevels = m_desc.Texture2DArray.MipLevels;
-    desc->Texture2DArray.FirstArraySlice = m_desc.Texture2DArray.FirstArraySlice;
-    desc->Texture2DArray.ArraySize = m_desc.Texture2DArray.ArraySize;
-  }
+  *desc = convertViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>(m_desc);
 }
 
 // ---- RenderTargetView
@@ -245,9 +236,7 @@ HRESULT STDMETHODCALLTYPE RenderTargetView::QueryInterface(REFIID riid, void** o
 }
 
 void STDMETHODCALLTYPE RenderTargetView::GetDesc(D3D11_RENDER_TARGET_VIEW_DESC* desc) {
-  desc->Format = m_desc.Format;
-  desc->ViewDimension = m_desc.ViewDimension;
-  std::memcpy(&desc->Buffer, &m_desc.Buffer, sizeof(*desc) - offsetof(D3D11_RENDER_TARGET_VIEW_DESC, Buffer));
+  *desc = convertViewDesc<D3D11_RENDER_TARGET_VIEW_DESC>(m_desc);
 }
 
 // ---- DepthStencilView
@@ -399,9 +388,7 @@ HRESULT STDMETHODCALLTYPE UnorderedAccessView::QueryInterface(REFIID riid, void*
 }
 
 void STDMETHODCALLTYPE UnorderedAccessView::GetDesc(D3D11_UNORDERED_ACCESS_VIEW_DESC* desc) {
-  desc->Format = m_desc.Format;
-  desc->ViewDimension = m_desc.ViewDimension;
-  std::memcpy(&desc->Buffer, &m_desc.Buffer, sizeof(*desc) - offsetof(D3D11_UNORDERED_ACCESS_VIEW_DESC, Buffer));
+  *desc = convertViewDesc<D3D11_UNORDERED_ACCESS_VIEW_DESC>(m_desc);
 }
 
 }

@@ -1,5 +1,9 @@
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
 #include "d3d11_child.h"
 #include "resource.h"
 
@@ -9,6 +13,18 @@
 // MipLevels/ArraySize -1: the remaining levels/slices; format UNKNOWN: the
 // resource's). The host receives exactly what the application passed.
 namespace npt::guest {
+
+// A view desc and its …1 version: the first version's arms are prefixes of the …1 arms
+// (PlaneSlice appended), so either direction copies the common prefix; PlaneSlice stays 0.
+template<typename To, typename From>
+To convertViewDesc(const From& in) {
+  To out = {};
+  out.Format = in.Format;
+  out.ViewDimension = in.ViewDimension;
+  std::memcpy(&out.Buffer, &in.Buffer,
+              std::min(sizeof(To) - offsetof(To, Buffer), sizeof(From) - offsetof(From, Buffer)));
+  return out;
+}
 
 class ShaderResourceView final : public D3D11Child<ID3D11ShaderResourceView1> {
 public:
