@@ -1,0 +1,163 @@
+#pragma once
+
+// The cross-context sharing registry (issue 10): shared resources, shared fences and
+// keyed mutexes of every context of one server instance. It lives in a named section,
+// `Local\neptune-<instance>-sharing` (Windows build) or `/dev/shm/neptune-<instance>-sharing`
+// (native), created by whichever executor needs it first and opened by the others, so it
+// works whether contexts are threads of one server process or worker processes.
+//
+// Everything in the section is written by host code, but a worker may be hostile or
+// crash half-way: every reader validates what it reads (entry state, generation, kind,
+// sizes, name terminator) and nothing read from the section ever indexes memory unchecked.
+// The content of a shared resource lives in a section of its own, named from the entry's
+// index and generation (never from bytes in the registry).
+//
+// Handles (what GetSharedHandle/CreateSharedHandle return to the guest; protocol/README.md
+// section 14): bit 30 set, bits 0-3 the kind (the guest picks the interface it opens with
+// from them), bits 4-13 the entry index, bits 14-29 the entry's generation. A handle names
+// exactly one allocation of one entry: once the entry is freed, the handle stays invalid.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace npt::sharing {
+
+enum class Kind : uint32_t { None = 0, Buffer = 1, Texture2D = 3, Fence = 8 };
+
+// Entry flags.
+constexpr uint32_t kFlagNtHandle = 1;     // created by CreateSharedHandle (opened by OpenSharedResource1/ByName)
+constexpr uint32_t kFlagKeyedMutex = 2;   // D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX
+constexpr uint32_t kFlagNamed = 4;        // has a name (OpenSharedResourceByName)
+constexpr uint32_t kFlagLegacyHandle = 8; // GetSharedHandle was called
+
+constexpr uint32_t kCapacity = 256;        // entries per instance (bounded table)
+constexpr uint32_t kNameUnits = 64;        // UTF-16 units of a name, terminator included
+constexpr uint32_t kDescWords = 12;        // the resource desc, as the executor flattens it
+constexpr uint64_t kMaxContentBytes = 1ull << 30;
+
+struct HandleParts {
+  Kind kind = Kind::None;
+  uint32_t index = 0;
+  uint32_t generation = 0;
+};
+uint64_t encodeHandle(Kind kind, uint32_t index, uint32_t generation);
+// False for anything that is not a well-formed handle (the entry is not looked at).
+bool decodeHandle(uint64_t handle, HandleParts& parts);
+
+// A snapshot of one entry, validated (Registry::lookup).
+struct EntryInfo {
+  uint64_t handle = 0;
+  Kind kind = Kind::None;
+  uint32_t flags = 0;
+  uint32_t ownerContext = 0;
+  uint32_t desc[kDescWords] = {};
+  uint64_t contentBytes = 0;
+};
+
+struct CopyCounters {
+  uint64_t copies = 0;   // CPU copies between a backend resource and a content section
+  uint64_t bytes = 0;
+};
+
+enum class LookupError { Ok, BadHandle, NotShared, WrongKind, NeedsNtOpen, Malformed };
+const char* lookupErrorName(LookupError error);
+
+enum class AcquireResult { Acquired, WrongKeyOrOwned, Abandoned, BadHandle };
+
+// A named shared-memory section.
+class Section {
+public:
+  Section() = default;
+  ~Section();
+  Section(Section&& other) noexcept;
+  Section& operator=(Section&& other) noexcept;
+  Section(const Section&) = delete;
+  Section& operator=(const Section&) = delete;
+
+  // create: creates or opens (created reports which); open: existing only. Native
+  // names are /dev/shm files; Windows names are `Local\...` mappings.
+  static Section create(const std::string& name, uint64_t size, bool* created = nullptr);
+  static Section open(const std::string& name, uint64_t size);
+  // Native only: removes the name (the mapping stays valid).
+  static void unlinkName(const std::string& name);
+
+  uint8_t* data() const { return m_data; }
+  uint64_t size() const { return m_size; }
+  bool valid() const { return m_data != nullptr; }
+
+private:
+  void close();
+  uint8_t* m_data = nullptr;
+  uint64_t m_size = 0;
+  void* m_handle = nullptr;   // Windows: the mapping handle
+};
+
+struct EntryRecord;
+struct RegistryHeader;
+
+class Registry {
+public:
+  // NPT_SERVER_INSTANCE, else this process's id.
+  static std::string instanceFromEnvironment();
+  static std::string registryName(const std::string& instance);
+  static std::string contentName(const std::string& instance, uint64_t handle);
+
+  // Opens the instance's registry, creating it if needed. Null (error set) when the
+  // section cannot be created or holds something else.
+  static std::unique_ptr<Registry> open(const std::string& instance, std::string* error);
+
+  ~Registry();
+
+  const std::string& instance() const { return m_instance; }
+
+  // A new entry (one reference: the creator's). name: UTF-16, may be null. Returns 0 when
+  // the table is full or the name is taken (nameTaken set).
+  uint64_t create(uint32_t context, Kind kind, uint32_t flags, const uint32_t* desc, uint64_t contentBytes,
+                  const char16_t* name, bool* nameTaken = nullptr);
+  // Adds flags to a live entry (e.g. a legacy handle is handed out).
+  void addFlags(uint64_t handle, uint32_t flags);
+  // Validates a handle for opening and takes a reference on success.
+  LookupError acquireReference(uint64_t handle, Kind expected, bool ntOpen, EntryInfo& info);
+  // Validates a handle without taking a reference.
+  LookupError lookup(uint64_t handle, EntryInfo& info);
+  // Drops a reference; the entry is freed with the last one.
+  void releaseReference(uint64_t handle);
+  // The handle of a named live entry, or 0.
+  uint64_t findByName(const char16_t* name);
+
+  // Per-entry words (null for a handle that is not live). Atomic in shared memory.
+  std::atomic<uint64_t>* fenceValue(uint64_t handle);
+  std::atomic<uint64_t>* contentVersion(uint64_t handle);
+
+  // Keyed mutex of an entry. context != 0.
+  AcquireResult tryAcquireKeyedMutex(uint64_t handle, uint32_t context, uint64_t key);
+  // False if `context` does not own it.
+  bool releaseKeyedMutex(uint64_t handle, uint32_t context, uint64_t key);
+  // The owner went away: the next acquirer gets WAIT_ABANDONED.
+  void abandonKeyedMutex(uint64_t handle, uint32_t context);
+
+  void countCopy(uint64_t handle, uint64_t bytes);
+  CopyCounters copyCounters() const;                 // every entry of the instance
+  CopyCounters copyCounters(uint64_t handle) const;  // one entry
+  uint32_t liveEntries() const;
+
+  // Tests: the raw section (to corrupt it as a hostile worker would).
+  uint8_t* rawData() const { return m_section.data(); }
+  uint64_t rawSize() const { return m_section.size(); }
+
+private:
+  Registry() = default;
+  EntryRecord* entry(uint64_t handle, HandleParts* parts = nullptr) const;
+  void lock();
+  void unlock();
+
+  std::string m_instance;
+  Section m_section;
+  RegistryHeader* m_header = nullptr;
+  EntryRecord* m_entries = nullptr;
+  uint32_t m_lockToken = 0;
+};
+
+}  // namespace npt::sharing

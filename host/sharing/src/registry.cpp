@@ -1,0 +1,401 @@
+// The cross-context sharing registry: layout, locking and validation (registry.h).
+#include "npt/sharing/registry.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <thread>
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <unistd.h>
+#endif
+
+namespace npt::sharing {
+
+// Every field is host-written, but a hostile or crashed worker may leave anything in
+// them: readers check each value before using it.
+struct EntryRecord {
+  std::atomic<uint32_t> state;        // kFree / kLive
+  std::atomic<uint32_t> generation;   // 1..0xffff, bumped at each allocation
+  uint32_t kind;
+  uint32_t flags;
+  uint32_t ownerContext;
+  std::atomic<uint32_t> references;
+  uint64_t contentBytes;
+  uint32_t desc[kDescWords];
+  char16_t name[kNameUnits];
+  std::atomic<uint64_t> fenceValue;
+  std::atomic<uint64_t> contentVersion;   // bumped by each publish of the content
+  std::atomic<uint32_t> mutexOwner;       // keyed mutex: 0 = free, else the owning context
+  std::atomic<uint32_t> mutexAbandoned;
+  std::atomic<uint64_t> mutexKey;         // the key the next AcquireSync must name
+  std::atomic<uint64_t> copies;
+  std::atomic<uint64_t> copyBytes;
+};
+
+struct RegistryHeader {
+  uint32_t magic;
+  uint32_t version;
+  uint32_t capacity;
+  uint32_t entrySize;
+  std::atomic<uint32_t> ready;     // set last by the creator
+  std::atomic<uint32_t> lock;      // token of the holder, 0 = free
+  std::atomic<uint64_t> copies;
+  std::atomic<uint64_t> copyBytes;
+  uint8_t reserved[64];
+};
+
+namespace {
+
+constexpr uint32_t kMagic = 0x5248504e;   // "NPHR"
+constexpr uint32_t kVersion = 1;
+constexpr uint32_t kFree = 0;
+constexpr uint32_t kLive = 1;
+constexpr uint32_t kMaxReferences = 1u << 20;
+constexpr uint64_t kSectionBytes = sizeof(RegistryHeader) + uint64_t(kCapacity) * sizeof(EntryRecord);
+// A lock held longer than this belongs to a worker that died inside it.
+constexpr auto kLockSteal = std::chrono::milliseconds(250);
+
+static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<uint32_t>::is_always_lock_free,
+              "shared-memory atomics must be address-free");
+
+bool validKind(uint32_t kind) {
+  return kind == uint32_t(Kind::Buffer) || kind == uint32_t(Kind::Texture2D) || kind == uint32_t(Kind::Fence);
+}
+
+size_t nameLength(const char16_t* name) {
+  size_t n = 0;
+  while (n < kNameUnits && name[n]) n++;
+  return n;
+}
+
+bool sameName(const char16_t* stored, const char16_t* name) {
+  for (uint32_t i = 0; i < kNameUnits; i++) {
+    if (stored[i] != name[i]) return false;
+    if (!name[i]) return true;
+  }
+  return false;   // no terminator inside the entry: malformed, never equal
+}
+
+}  // namespace
+
+const char* lookupErrorName(LookupError error) {
+  switch (error) {
+    case LookupError::Ok: return "Ok";
+    case LookupError::BadHandle: return "BadHandle";
+    case LookupError::NotShared: return "NotShared";
+    case LookupError::WrongKind: return "WrongKind";
+    case LookupError::NeedsNtOpen: return "NeedsNtOpen";
+    case LookupError::Malformed: return "Malformed";
+  }
+  return "?";
+}
+
+uint64_t encodeHandle(Kind kind, uint32_t index, uint32_t generation) {
+  return (1u << 30) | ((generation & 0xffffu) << 14) | ((index & 0x3ffu) << 4) | (uint32_t(kind) & 0xfu);
+}
+
+bool decodeHandle(uint64_t handle, HandleParts& parts) {
+  if (handle >> 31 || !(handle & (1u << 30))) return false;
+  const uint32_t kind = uint32_t(handle & 0xf);
+  const uint32_t index = uint32_t(handle >> 4) & 0x3ff;
+  const uint32_t generation = uint32_t(handle >> 14) & 0xffff;
+  if (!validKind(kind) || index >= kCapacity || generation == 0) return false;
+  parts.kind = Kind(kind);
+  parts.index = index;
+  parts.generation = generation;
+  return true;
+}
+
+std::string Registry::instanceFromEnvironment() {
+  if (const char* value = std::getenv("NPT_SERVER_INSTANCE")) {
+    // Only digits reach a section name.
+    std::string digits;
+    for (const char* p = value; *p && digits.size() < 20; p++)
+      if (*p >= '0' && *p <= '9') digits += *p;
+    if (!digits.empty()) return digits;
+  }
+#if defined(_WIN32)
+  return std::to_string(GetCurrentProcessId());
+#else
+  return std::to_string(getpid());
+#endif
+}
+
+std::string Registry::registryName(const std::string& instance) {
+#if defined(_WIN32)
+  return "Local\\neptune-" + instance + "-sharing";
+#else
+  return "neptune-" + instance + "-sharing";
+#endif
+}
+
+std::string Registry::contentName(const std::string& instance, uint64_t handle) {
+  HandleParts parts;
+  decodeHandle(handle, parts);
+  std::string suffix = "-share-" + std::to_string(parts.index) + "-" + std::to_string(parts.generation);
+#if defined(_WIN32)
+  return "Local\\neptune-" + instance + suffix;
+#else
+  return "neptune-" + instance + suffix;
+#endif
+}
+
+std::unique_ptr<Registry> Registry::open(const std::string& instance, std::string* error) {
+  std::unique_ptr<Registry> registry(new Registry());
+  registry->m_instance = instance;
+  bool created = false;
+  registry->m_section = Section::create(registryName(instance), kSectionBytes, &created);
+  if (!registry->m_section.valid()) {
+    if (error) *error = "cannot create or open the sharing section " + registryName(instance);
+    return nullptr;
+  }
+  auto* header = reinterpret_cast<RegistryHeader*>(registry->m_section.data());
+  if (created) {
+    header->magic = kMagic;
+    header->version = kVersion;
+    header->capacity = kCapacity;
+    header->entrySize = sizeof(EntryRecord);
+    header->ready.store(1, std::memory_order_release);
+  } else {
+    // The creator fills the header right after creating the section.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (!header->ready.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  if (!header->ready.load(std::memory_order_acquire) || header->magic != kMagic || header->version != kVersion ||
+      header->capacity != kCapacity || header->entrySize != sizeof(EntryRecord)) {
+    if (error) *error = "the sharing section " + registryName(instance) + " holds another layout";
+    return nullptr;
+  }
+  registry->m_header = header;
+  registry->m_entries = reinterpret_cast<EntryRecord*>(registry->m_section.data() + sizeof(RegistryHeader));
+  std::random_device random;
+  do registry->m_lockToken = random(); while (registry->m_lockToken == 0);
+  return registry;
+}
+
+Registry::~Registry() = default;
+
+void Registry::lock() {
+  auto start = std::chrono::steady_clock::now();
+  uint32_t seen = 0;
+  for (uint32_t spins = 0;; spins++) {
+    uint32_t expected = 0;
+    if (m_header->lock.compare_exchange_weak(expected, m_lockToken, std::memory_order_acquire)) return;
+    if (expected != seen) {
+      seen = expected;
+      start = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - start > kLockSteal) {
+      // The same holder for 250 ms: sections under this lock are a few stores long, so
+      // the holder died inside one. Take the lock over.
+      if (m_header->lock.compare_exchange_strong(expected, m_lockToken, std::memory_order_acquire)) return;
+    }
+    if (spins > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+void Registry::unlock() {
+  uint32_t expected = m_lockToken;
+  m_header->lock.compare_exchange_strong(expected, 0, std::memory_order_release);
+}
+
+EntryRecord* Registry::entry(uint64_t handle, HandleParts* partsOut) const {
+  HandleParts parts;
+  if (!decodeHandle(handle, parts)) return nullptr;
+  EntryRecord* e = &m_entries[parts.index];
+  if (e->state.load(std::memory_order_acquire) != kLive || e->generation.load(std::memory_order_acquire) != parts.generation ||
+      e->kind != uint32_t(parts.kind))
+    return nullptr;
+  if (partsOut) *partsOut = parts;
+  return e;
+}
+
+uint64_t Registry::create(uint32_t context, Kind kind, uint32_t flags, const uint32_t* desc, uint64_t contentBytes,
+                          const char16_t* name, bool* nameTaken) {
+  if (nameTaken) *nameTaken = false;
+  if (!validKind(uint32_t(kind)) || contentBytes > kMaxContentBytes) return 0;
+  if (name && (nameLength(name) == 0 || nameLength(name) >= kNameUnits)) return 0;
+  lock();
+  if (name) {
+    for (uint32_t i = 0; i < kCapacity; i++) {
+      EntryRecord& e = m_entries[i];
+      if (e.state.load(std::memory_order_acquire) == kLive && (e.flags & kFlagNamed) && sameName(e.name, name)) {
+        unlock();
+        if (nameTaken) *nameTaken = true;
+        return 0;
+      }
+    }
+  }
+  uint64_t handle = 0;
+  for (uint32_t i = 0; i < kCapacity; i++) {
+    EntryRecord& e = m_entries[i];
+    if (e.state.load(std::memory_order_acquire) != kFree) continue;
+    uint32_t generation = (e.generation.load(std::memory_order_relaxed) + 1) & 0xffff;
+    if (!generation) generation = 1;
+    e.generation.store(generation, std::memory_order_relaxed);
+    e.kind = uint32_t(kind);
+    e.flags = flags | (name ? kFlagNamed : 0);
+    e.ownerContext = context;
+    e.references.store(1, std::memory_order_relaxed);
+    e.contentBytes = contentBytes;
+    std::memset(e.desc, 0, sizeof(e.desc));
+    if (desc) std::memcpy(e.desc, desc, sizeof(e.desc));
+    std::memset(e.name, 0, sizeof(e.name));
+    if (name) std::memcpy(e.name, name, nameLength(name) * sizeof(char16_t));
+    e.fenceValue.store(0, std::memory_order_relaxed);
+    e.contentVersion.store(0, std::memory_order_relaxed);
+    e.mutexOwner.store(0, std::memory_order_relaxed);
+    e.mutexAbandoned.store(0, std::memory_order_relaxed);
+    e.mutexKey.store(0, std::memory_order_relaxed);
+    e.copies.store(0, std::memory_order_relaxed);
+    e.copyBytes.store(0, std::memory_order_relaxed);
+    e.state.store(kLive, std::memory_order_release);
+    handle = encodeHandle(kind, i, generation);
+    break;
+  }
+  unlock();
+  return handle;
+}
+
+void Registry::addFlags(uint64_t handle, uint32_t flags) {
+  lock();
+  if (EntryRecord* e = entry(handle)) e->flags |= flags;
+  unlock();
+}
+
+LookupError Registry::lookup(uint64_t handle, EntryInfo& info) {
+  HandleParts parts;
+  if (!decodeHandle(handle, parts)) return LookupError::BadHandle;
+  EntryRecord* e = entry(handle);
+  if (!e) return LookupError::NotShared;
+  // Copy out once, then check the copy: the section may change under us.
+  info.handle = handle;
+  info.kind = Kind(e->kind);
+  info.flags = e->flags;
+  info.ownerContext = e->ownerContext;
+  std::memcpy(info.desc, e->desc, sizeof(info.desc));
+  info.contentBytes = e->contentBytes;
+  const uint32_t references = e->references.load(std::memory_order_acquire);
+  if (!validKind(uint32_t(info.kind)) || info.kind != parts.kind) return LookupError::Malformed;
+  if (references == 0 || references > kMaxReferences) return LookupError::Malformed;
+  if (info.contentBytes > kMaxContentBytes) return LookupError::Malformed;
+  if ((info.flags & kFlagNamed) && nameLength(e->name) >= kNameUnits) return LookupError::Malformed;
+  return LookupError::Ok;
+}
+
+LookupError Registry::acquireReference(uint64_t handle, Kind expected, bool ntOpen, EntryInfo& info) {
+  lock();
+  LookupError error = lookup(handle, info);
+  if (error == LookupError::Ok && expected != Kind::None && info.kind != expected) error = LookupError::WrongKind;
+  // A resource shared through an NT handle only is opened through OpenSharedResource1
+  // or by name; GetSharedHandle's handles open either way.
+  if (error == LookupError::Ok && info.kind != Kind::Fence && !ntOpen && !(info.flags & kFlagLegacyHandle))
+    error = LookupError::NeedsNtOpen;
+  if (error == LookupError::Ok) {
+    EntryRecord* e = entry(handle);
+    e->references.fetch_add(1, std::memory_order_acq_rel);
+  }
+  unlock();
+  return error;
+}
+
+void Registry::releaseReference(uint64_t handle) {
+  lock();
+  if (EntryRecord* e = entry(handle)) {
+    const uint32_t references = e->references.load(std::memory_order_acquire);
+    if (references <= 1 || references > kMaxReferences) {
+      e->state.store(kFree, std::memory_order_release);
+      e->references.store(0, std::memory_order_relaxed);
+    } else {
+      e->references.store(references - 1, std::memory_order_release);
+    }
+  }
+  unlock();
+}
+
+uint64_t Registry::findByName(const char16_t* name) {
+  if (!name || nameLength(name) == 0 || nameLength(name) >= kNameUnits) return 0;
+  lock();
+  uint64_t handle = 0;
+  for (uint32_t i = 0; i < kCapacity && !handle; i++) {
+    EntryRecord& e = m_entries[i];
+    if (e.state.load(std::memory_order_acquire) == kLive && (e.flags & kFlagNamed) && validKind(e.kind) &&
+        sameName(e.name, name))
+      handle = encodeHandle(Kind(e.kind), i, e.generation.load(std::memory_order_relaxed) & 0xffff);
+  }
+  unlock();
+  return handle;
+}
+
+std::atomic<uint64_t>* Registry::fenceValue(uint64_t handle) {
+  EntryRecord* e = entry(handle);
+  return e ? &e->fenceValue : nullptr;
+}
+
+std::atomic<uint64_t>* Registry::contentVersion(uint64_t handle) {
+  EntryRecord* e = entry(handle);
+  return e ? &e->contentVersion : nullptr;
+}
+
+AcquireResult Registry::tryAcquireKeyedMutex(uint64_t handle, uint32_t context, uint64_t key) {
+  EntryRecord* e = entry(handle);
+  if (!e || !context) return AcquireResult::BadHandle;
+  if (e->mutexAbandoned.load(std::memory_order_acquire)) return AcquireResult::Abandoned;
+  uint32_t expected = 0;
+  if (!e->mutexOwner.compare_exchange_strong(expected, context, std::memory_order_acq_rel))
+    return AcquireResult::WrongKeyOrOwned;
+  if (e->mutexKey.load(std::memory_order_acquire) != key) {
+    // Not released with this key: give the claim back.
+    e->mutexOwner.store(0, std::memory_order_release);
+    return AcquireResult::WrongKeyOrOwned;
+  }
+  return AcquireResult::Acquired;
+}
+
+bool Registry::releaseKeyedMutex(uint64_t handle, uint32_t context, uint64_t key) {
+  EntryRecord* e = entry(handle);
+  if (!e || !context || e->mutexOwner.load(std::memory_order_acquire) != context) return false;
+  e->mutexKey.store(key, std::memory_order_release);
+  e->mutexOwner.store(0, std::memory_order_release);
+  return true;
+}
+
+void Registry::abandonKeyedMutex(uint64_t handle, uint32_t context) {
+  EntryRecord* e = entry(handle);
+  if (!e || !context) return;
+  uint32_t expected = context;
+  if (e->mutexOwner.compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
+    e->mutexAbandoned.store(1, std::memory_order_release);
+}
+
+void Registry::countCopy(uint64_t handle, uint64_t bytes) {
+  m_header->copies.fetch_add(1, std::memory_order_relaxed);
+  m_header->copyBytes.fetch_add(bytes, std::memory_order_relaxed);
+  if (EntryRecord* e = entry(handle)) {
+    e->copies.fetch_add(1, std::memory_order_relaxed);
+    e->copyBytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+}
+
+CopyCounters Registry::copyCounters() const {
+  return {m_header->copies.load(std::memory_order_relaxed), m_header->copyBytes.load(std::memory_order_relaxed)};
+}
+
+CopyCounters Registry::copyCounters(uint64_t handle) const {
+  EntryRecord* e = entry(handle);
+  if (!e) return {};
+  return {e->copies.load(std::memory_order_relaxed), e->copyBytes.load(std::memory_order_relaxed)};
+}
+
+uint32_t Registry::liveEntries() const {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < kCapacity; i++)
+    if (m_entries[i].state.load(std::memory_order_acquire) == kLive) n++;
+  return n;
+}
+
+}  // namespace npt::sharing
