@@ -1,5 +1,7 @@
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "library_backend.h"
 
@@ -38,7 +40,18 @@ BackendStatus openDxvk(std::unique_ptr<Backend>& out) {
 #endif
 }
 
+std::mutex g_registeredMutex;
+std::map<std::string, BackendFactory>& registered() {
+  static std::map<std::string, BackendFactory> backends;
+  return backends;
+}
+
 }  // namespace
+
+void registerBackend(const char* name, BackendFactory factory) {
+  std::lock_guard<std::mutex> lock(g_registeredMutex);
+  registered()[name] = factory;
+}
 
 std::string defaultBackendName() {
   std::string name = environment("NPT_BACKEND");
@@ -55,6 +68,11 @@ BackendStatus openBackend(const char* requested, std::unique_ptr<Backend>& out) 
   const std::string name = requested && *requested ? requested : defaultBackendName();
   if (name == "system") return openSystem(out);
   if (name == "dxvk") return openDxvk(out);
+  {
+    std::lock_guard<std::mutex> lock(g_registeredMutex);
+    auto found = registered().find(name);
+    if (found != registered().end()) return found->second(out);
+  }
   // macOS backends use this same seam: DXMT ships D3D11/DXGI entry points and can be a
   // LibraryBackend; D3DMetal would implement Backend around its own loader. Neither is
   // buildable here.

@@ -80,4 +80,9 @@ std::string defaultBackendName();
 
 const char* backendErrorName(BackendError error);
 
+// Adds a backend openBackend() finds by name (tests and fuzzing: the recording backend,
+// host/backends/recording). A later registration under the same name replaces it.
+using BackendFactory = BackendStatus (*)(std::unique_ptr<Backend>& out);
+void registerBackend(const char* name, BackendFactory factory);
+
 }  // namespace npt::backends
