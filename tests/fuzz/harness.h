@@ -37,4 +37,10 @@ Outcome runProtocol(const uint8_t* data, size_t size);
 // accepted blob must serialize back to the same bytes. code = protocol ErrorCode.
 Outcome runHostInfo(const uint8_t* data, size_t size);
 
+// (e) Executor: a command stream through StreamDecoder and the host executor (validation,
+// object table) onto the recording backend, whose driver invariants must hold; every
+// backend object must be released by the end. code = protocol ErrorCode of a decoder
+// rejection, else the executor's FatalCode (0 if the context stayed alive).
+Outcome runExecutor(const uint8_t* data, size_t size);
+
 }  // namespace npt::fuzz

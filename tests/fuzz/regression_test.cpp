@@ -57,3 +57,4 @@ TEST(FuzzRegressions, Dxbc) { replay("dxbc", npt::fuzz::runDxbc, false); }
 TEST(FuzzRegressions, Transport) { replay("transport", npt::fuzz::runTransport, true); }
 TEST(FuzzRegressions, Protocol) { replay("protocol", npt::fuzz::runProtocol, true); }
 TEST(FuzzRegressions, HostInfo) { replay("hostinfo", npt::fuzz::runHostInfo, true); }
+TEST(FuzzRegressions, Executor) { replay("executor", npt::fuzz::runExecutor, false); }

@@ -2,7 +2,7 @@
 // streams: the generated guest encoders for the protocol, and the guest's RingWriter
 // over a context's shared memory (in the transport target's input format) for the
 // transport, and serialized HostInfo structures for the host-info parser.
-// Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol, <dir>/transport, <dir>/hostinfo)
+// Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol, <dir>/transport, <dir>/hostinfo, <dir>/executor)
 
 #include <cstddef>
 #include <cstdio>
@@ -14,6 +14,7 @@
 
 #include "neptune/transport/host_context.h"
 #include "neptune/transport/ring_writer.h"
+#include "npt/protocol/control.h"
 #include "npt/protocol/host_info.h"
 #include "npt/protocol/negotiation.h"
 #include "npt/protocol/writer.h"
@@ -289,6 +290,109 @@ std::vector<std::vector<uint8_t>> hostInfoSeeds() {
 
 }  // namespace
 
+// Executor seeds: streams a guest sends from its first command (device creation), so
+// the executor target starts from live objects. The samples' captured streams
+// (tests/fuzz/seeds/executor/) are the realistic ones; these cover a few families alone.
+std::vector<std::vector<uint8_t>> executorStreams() {
+  constexpr ObjectId device = 1, context = 2;
+  std::vector<std::vector<uint8_t>> streams;
+  auto stream = [&](auto&& encode) {
+    std::vector<uint8_t> buffer(64u << 10);
+    CommandWriter w(buffer.data(), buffer.size());
+    const D3D_FEATURE_LEVEL levels[] = {D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_11_0};
+    encode_D3D11CreateDevice(w, 0, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, levels, 2, D3D11_SDK_VERSION, device, context);
+    encode(w);
+    if (!w.ok()) {
+      std::fprintf(stderr, "executor seed %zu did not encode\n", streams.size());
+      return;
+    }
+    buffer.resize(w.size());
+    streams.push_back(std::move(buffer));
+  };
+  stream([&](CommandWriter& w) {
+    D3D11_TEXTURE2D_DESC desc = {};
+    desc.Width = 64;
+    desc.Height = 32;
+    desc.MipLevels = 0;
+    desc.ArraySize = 2;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc.Count = 1;
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET;
+    encode_ID3D11Device_CreateTexture2D(w, device, &desc, 0, nullptr, 10);
+    encode_ID3D11Device_CreateShaderResourceView(w, device, 10, nullptr, 11);
+    D3D11_RENDER_TARGET_VIEW_DESC rtv = {};
+    rtv.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    rtv.ViewDimension = D3D11_RTV_DIMENSION_TEXTURE2DARRAY;
+    rtv.Texture2DArray.MipSlice = 1;
+    rtv.Texture2DArray.FirstArraySlice = 1;
+    rtv.Texture2DArray.ArraySize = 1;
+    encode_ID3D11Device_CreateRenderTargetView(w, device, 10, &rtv, 12);
+    const FLOAT color[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    encode_ID3D11DeviceContext_ClearRenderTargetView(w, context, 12, color);
+    ObjectId rtvs[] = {12};
+    encode_ID3D11DeviceContext_OMSetRenderTargets(w, context, 1, rtvs, 0);
+    ObjectId srvs[] = {11};
+    encode_ID3D11DeviceContext_PSSetShaderResources(w, context, 3, 1, srvs);
+    D3D11_BOX box = {0, 0, 0, 4, 4, 1};
+    static const uint8_t pixels[64] = {1, 2, 3, 4};
+    encode_ID3D11DeviceContext_UpdateSubresource(w, context, 10, 0, &box, Payload::inlineBytes(pixels, sizeof pixels),
+                                                16, 64);
+    encode_ID3D11DeviceContext_CopySubresourceRegion(w, context, 10, 1, 1, 2, 0, 10, 0, &box);
+    encode_ID3D11DeviceContext_GenerateMips(w, context, 11);
+    w.begin(OpDestroyObject);
+    w.u32(11);
+    w.end();
+  });
+  stream([&](CommandWriter& w) {
+    D3D11_BUFFER_DESC desc = {256, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_SHADER_RESOURCE, 0, 0, 0};
+    NPT_SUBRESOURCE_DATA initial = {{0, 0, 256}, 0, 0};
+    encode_ID3D11Device_CreateBuffer(w, device, &desc, 1, &initial, 10);
+    D3D11_BUFFER_DESC staging = {256, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE, 0, 0};
+    encode_ID3D11Device_CreateBuffer(w, device, &staging, 0, nullptr, 11);
+    D3D11_BUFFER_DESC args = {64, D3D11_USAGE_DEFAULT, 0, 0, D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS, 0};
+    encode_ID3D11Device_CreateBuffer(w, device, &args, 0, nullptr, 12);
+    ObjectId buffers[] = {10};
+    UINT strides[] = {16};
+    UINT offsets[] = {0};
+    encode_ID3D11DeviceContext_IASetVertexBuffers(w, context, 0, 1, buffers, strides, offsets);
+    encode_ID3D11DeviceContext_IASetPrimitiveTopology(w, context, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    encode_ID3D11DeviceContext_Draw(w, context, 3, 0);
+    encode_ID3D11DeviceContext_DrawInstancedIndirect(w, context, 12, 16);
+    encode_ID3D11DeviceContext_CopyResource(w, context, 11, 10);
+    encode_ID3D11DeviceContext_Map(w, context, 11, 0, D3D11_MAP_READ, 0);
+    encode_ID3D11DeviceContext_Unmap(w, context, 11, 0, Payload::none());
+    D3D11_SHADER_RESOURCE_VIEW_DESC srv = {};
+    srv.Format = DXGI_FORMAT_R32_FLOAT;
+    srv.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+    srv.Buffer.FirstElement = 4;
+    srv.Buffer.NumElements = 60;
+    encode_ID3D11Device_CreateShaderResourceView(w, device, 10, &srv, 13);
+  });
+  stream([&](CommandWriter& w) {
+    D3D11_QUERY_DESC event = {D3D11_QUERY_EVENT, 0};
+    encode_ID3D11Device_CreateQuery(w, device, &event, 10);
+    encode_BindPushSlot(w, 10, 3);
+    encode_ID3D11DeviceContext_End(w, context, 10);
+    D3D11_QUERY_DESC occlusion = {D3D11_QUERY_OCCLUSION_PREDICATE, 0};
+    encode_ID3D11Device_CreatePredicate(w, device, &occlusion, 11);
+    encode_ID3D11DeviceContext_Begin(w, context, 11);
+    encode_ID3D11DeviceContext_End(w, context, 11);
+    encode_ID3D11DeviceContext_SetPredication(w, context, 11, FALSE);
+    encode_ID3D11Device_CreateDeferredContext(w, device, 0, 12);
+    encode_ID3D11DeviceContext_Draw(w, 12, 3, 0);
+    encode_ID3D11DeviceContext_FinishCommandList(w, 12, FALSE, 13);
+    encode_ID3D11DeviceContext_ExecuteCommandList(w, context, 13, TRUE);
+    D3D11_SAMPLER_DESC sampler = {};
+    sampler.Filter = D3D11_FILTER_MIN_MAG_MIP_LINEAR;
+    sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D11_TEXTURE_ADDRESS_WRAP;
+    sampler.MaxLOD = 1000.0f;
+    encode_ID3D11Device_CreateSamplerState(w, device, &sampler, 14);
+    ObjectId samplers[] = {14};
+    encode_ID3D11DeviceContext_PSSetSamplers(w, context, 15, 1, samplers);
+  });
+  return streams;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s <dir>\n", argv[0]);
@@ -309,6 +413,10 @@ int main(int argc, char** argv) {
   const auto hostInfo = hostInfoSeeds();
   for (size_t i = 0; i < hostInfo.size(); i++)
     save(root / "hostinfo" / ("blob-" + std::to_string(i)), hostInfo[i]);
+  fs::create_directories(root / "executor");
+  const auto executor = executorStreams();
+  for (size_t i = 0; i < executor.size(); i++)
+    save(root / "executor" / ("stream-" + std::to_string(i)), executor[i]);
   const auto transport = transportSeeds();
   for (size_t i = 0; i < transport.size(); i++)
     save(root / "transport" / ("context-" + std::to_string(i)), transport[i]);
