@@ -1,5 +1,6 @@
 #include "command_stream.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "log.h"
@@ -42,6 +43,15 @@ CommandStream::CommandStream(transport::GuestConnection& connection, uint32_t ri
   m_buffer.resize(kFlushThreshold + protocol::kMaxCommandBytes);
   m_scratch.resize(protocol::kMaxCommandBytes + 64);
   m_replyBuffer.resize(connection.geometry().reply_slot_size);
+  if (const char* path = std::getenv("NPT_CAPTURE_STREAM"))
+    m_capture = std::fopen(path, "ab");
+}
+
+void CommandStream::capture(const uint8_t* data, size_t size) {
+  if (m_capture && size) {
+    std::fwrite(data, 1, size, m_capture);
+    std::fflush(m_capture);
+  }
 }
 
 void CommandStream::append(const uint8_t* data, size_t size) {
@@ -77,6 +87,7 @@ HRESULT CommandStream::flushLocked() {
     reclaim();
     return m_connection.status();
   }
+  capture(m_buffer.data(), m_used);
   transport::Status s = m_connection.submit(m_ring, m_buffer.data(), m_used);
   m_used = 0;
   m_selected = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <mutex>
 #include <vector>
@@ -118,6 +119,7 @@ public:
       return recorder.ok() ? E_INVALIDARG : E_OUTOFMEMORY;
     }
     account(stats, w.size());
+    capture(m_scratch.data(), w.size());
     if (stats)
       stats->syncRoundTrips.fetch_add(1, std::memory_order_relaxed);
     size_t replySize = 0;
@@ -147,6 +149,9 @@ private:
   };
 
   HRESULT flushLocked();
+  // NPT_CAPTURE_STREAM=<file>: every submitted batch is appended to the file (the fuzz
+  // seeds of tests/fuzz are real streams of the samples; bulk bytes are not kept).
+  void capture(const uint8_t* data, size_t size);
   void append(const uint8_t* data, size_t size);
   void account(Statistics* stats, size_t bytes);
   void dropBulkSince(size_t mark);
@@ -166,6 +171,7 @@ private:
   std::vector<transport::BulkRef> m_pendingBulk;   // referenced by the batch being built
   size_t m_commandBulkMark = 0;                    // m_pendingBulk entries of the command being encoded start here
   std::deque<InFlight> m_inFlight;                 // submitted, freed once executed
+  std::FILE* m_capture = nullptr;                  // NPT_CAPTURE_STREAM
 };
 
 }
