@@ -11,6 +11,8 @@ through Neptune's d3d11.dll/dxgi.dll; --b-server EXE also starts that
 render server (neptune-server.exe, under the same wrapper) for run B and
 points the guest runtime at it with NPT_SERVER. A difference names
 the frame and the first differing pixel and keeps both runs' PNG and raw files.
+--b-arg ARG gives run B arguments of its own: the compositor sample's run B renders
+the same frames with three processes (--processes) against run A's single process.
 
 The programs are Windows executables: they run through $MESON_EXE_WRAPPER
 (set by meson for cross builds) or `wine`.
@@ -34,7 +36,7 @@ def wine_path(path):
     return "Z:" + os.path.abspath(path).replace("/", "\\")
 
 
-def run_sample(wrapper, exe, args, out_dir, extra_env):
+def run_sample(wrapper, exe, args, out_dir, extra_env, timeout=300):
     env = dict(os.environ)
     env.update(extra_env)
     env.setdefault("WINEDEBUG", "-all")
@@ -45,7 +47,7 @@ def run_sample(wrapper, exe, args, out_dir, extra_env):
     log_path = os.path.join(out_dir, "output.txt")
     with open(log_path, "w+") as log:
         returncode = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                    stderr=subprocess.STDOUT, timeout=300).returncode
+                                    stderr=subprocess.STDOUT, timeout=timeout).returncode
         log.seek(0)
         output = log.read()
     frames = {}
@@ -131,7 +133,7 @@ def program_for_b(exe, dll_dir, work):
     return os.path.join(bin_dir, os.path.basename(exe))
 
 
-def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root):
+def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root, b_args=(), timeout=300):
     name = os.path.basename(exe)
     work = tempfile.mkdtemp(prefix="npt-compare-%s-" % name, dir=keep_root)
     dir_a, dir_b = os.path.join(work, "a"), os.path.join(work, "b")
@@ -139,7 +141,7 @@ def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root):
     os.makedirs(dir_b)
     exe_b = program_for_b(exe, b_dll_dir, work)
     # One after the other: the runs must not share anything but the inputs.
-    rc_a, frames_a, log_a = run_sample(wrapper, exe, args, dir_a, {})
+    rc_a, frames_a, log_a = run_sample(wrapper, exe, args, dir_a, {}, timeout)
     server = None
     if b_server:
         try:
@@ -148,7 +150,7 @@ def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root):
             return "FAIL", [str(error), "kept in %s" % work]
         b_env = dict(b_env, NPT_SERVER=server.address())
     try:
-        rc_b, frames_b, log_b = run_sample(wrapper, exe_b, args, dir_b, b_env)
+        rc_b, frames_b, log_b = run_sample(wrapper, exe_b, args + list(b_args), dir_b, b_env, timeout)
     finally:
         if server:
             server.stop()
@@ -193,6 +195,9 @@ def main():
                         help="run B loads the DLLs in DIR (our d3d11.dll/dxgi.dll) instead of the system's")
     parser.add_argument("--b-server", default=None, metavar="EXE",
                         help="start this render server for run B and set NPT_SERVER for it")
+    parser.add_argument("--b-arg", action="append", default=[], metavar="ARG",
+                        help="an argument for run B only (e.g. --processes: another version of the same frames)")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds each run may take")
     parser.add_argument("--keep-dir", default=None, help="where differing runs are kept (default: temp dir)")
     parser.add_argument("--check", action="store_true", help="pass --check to both runs")
     parser.add_argument("--jobs", type=int, default=2)
@@ -207,7 +212,8 @@ def main():
 
     failed = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.b_server, options.keep_dir) for exe in options.exes]
+        jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.b_server, options.keep_dir,
+                            options.b_arg, options.timeout) for exe in options.exes]
         for job in jobs:
             verdict, lines = job.result()
             failed |= verdict == "FAIL"
