@@ -7,7 +7,7 @@ NPT_DEBIAN_PACKAGES=(
   wine wine64 wine64-tools libwine-dev
   xvfb xauth libgl1-mesa-dri mesa-vulkan-drivers
   vkd3d-compiler spirv-tools glslang-tools
-  libgtest-dev googletest libbenchmark-dev libpng-dev
+  libgtest-dev googletest libbenchmark-dev libpng-dev libsdl2-dev
   clang libclang-rt-14-dev
 )
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "png_file.h"
@@ -11,24 +12,54 @@ namespace npt::executor {
 
 using objects::InterfaceId;
 
+bool parsePresentMode(const char* text, PresentMode* mode) {
+  if (!text || !*text || std::strcmp(text, "headless") == 0) *mode = PresentMode::Headless;
+  else if (std::strcmp(text, "window") == 0) *mode = PresentMode::Window;
+  else if (std::strcmp(text, "none") == 0) *mode = PresentMode::None;
+  else return false;
+  return true;
+}
+
+uint64_t fnv1a64(const std::vector<uint8_t>& bytes) {
+  uint64_t hash = 1469598103934665603ull;
+  for (uint8_t byte : bytes) hash = (hash ^ byte) * 1099511628211ull;
+  return hash;
+}
+
 Presenter::Presenter(Executor& executor) : m_executor(executor) {
+  const char* mode = std::getenv("NPT_PRESENT");
+  if (!parsePresentMode(mode, &m_mode)) m_executor.log("present: NPT_PRESENT=%s is not window|headless|none; headless", mode);
+  const char* copy = std::getenv("NPT_PRESENT_COPY");
+  if (copy && std::strcmp(copy, "cpu") == 0) m_copy = PresentCopy::Cpu;
   const char* log = std::getenv("NPT_PRESENT_LOG");
   m_log = log && std::strcmp(log, "0") != 0 && *log;
   if (const char* dir = std::getenv("NPT_PRESENT_CAPTURE")) m_captureDir = dir;
+}
+
+Presenter::~Presenter() {
+  if (m_stats.frames)
+    m_executor.log("present: %llu frames, %llu cpu copies, %llu gpu copies, %llu latency waits",
+                   (unsigned long long)m_stats.frames, (unsigned long long)m_stats.cpuCopies,
+                   (unsigned long long)m_stats.gpuCopies, (unsigned long long)m_stats.latencyWaits);
+  release();
+}
+
+void Presenter::release() {
+  for (ID3D11Query*& query : m_frameQueries) releaseAndClear(query);
+  m_frameQueries.clear();
+  m_device.reset();
+  m_window.reset();
 }
 
 void Executor::presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) {
   m_presenter->present(texture, interval, flags);
 }
 
-namespace {
-
-// Reads a single-sampled 8-bit RGBA/BGRA texture back as tightly packed RGBA.
-bool readBack(DeviceState& device, ID3D11Texture2D* texture, const D3D11_TEXTURE2D_DESC& desc,
-              std::vector<uint8_t>& rgba) {
+std::string readBackRgba(DeviceState& device, ID3D11Texture2D* texture, const D3D11_TEXTURE2D_DESC& desc,
+                         std::vector<uint8_t>& rgba) {
   const bool bgra = desc.Format == DXGI_FORMAT_B8G8R8A8_UNORM || desc.Format == DXGI_FORMAT_B8G8R8A8_UNORM_SRGB;
   const bool rgbaFormat = desc.Format == DXGI_FORMAT_R8G8B8A8_UNORM || desc.Format == DXGI_FORMAT_R8G8B8A8_UNORM_SRGB;
-  if ((!bgra && !rgbaFormat) || desc.SampleDesc.Count != 1) return false;
+  if ((!bgra && !rgbaFormat) || desc.SampleDesc.Count != 1) return "not a single-sampled 8-bit RGBA/BGRA texture";
   D3D11_TEXTURE2D_DESC staging = desc;
   staging.MipLevels = 1;
   staging.ArraySize = 1;
@@ -37,7 +68,7 @@ bool readBack(DeviceState& device, ID3D11Texture2D* texture, const D3D11_TEXTURE
   staging.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
   staging.MiscFlags = 0;
   ID3D11Texture2D* copy = nullptr;
-  if (FAILED(device.device->CreateTexture2D(&staging, nullptr, &copy))) return false;
+  if (FAILED(device.device->CreateTexture2D(&staging, nullptr, &copy))) return "staging texture creation failed";
   device.immediate->CopySubresourceRegion(copy, 0, 0, 0, 0, texture, 0, nullptr);
   D3D11_MAPPED_SUBRESOURCE mapped = {};
   bool ok = SUCCEEDED(device.immediate->Map(copy, 0, D3D11_MAP_READ, 0, &mapped));
@@ -53,42 +84,101 @@ bool readBack(DeviceState& device, ID3D11Texture2D* texture, const D3D11_TEXTURE
     device.immediate->Unmap(copy, 0);
   }
   copy->Release();
-  return ok;
+  return ok ? std::string() : "Map of the staging copy failed";
 }
 
-}  // namespace
+void Presenter::waitForFrameLatency(DeviceState& device) {
+  ID3D11Query*& slot = m_frameQueries[m_stats.frames % kFrameLatency];
+  if (slot) {
+    // The frame kFrameLatency presents ago must be finished before this one is queued.
+    BOOL done = FALSE;
+    bool waited = false;
+    while (device.immediate->GetData(slot, &done, sizeof(done), 0) == S_FALSE) {
+      waited = true;
+      std::this_thread::yield();
+    }
+    if (waited) m_stats.latencyWaits++;
+  } else {
+    D3D11_QUERY_DESC desc = {D3D11_QUERY_EVENT, 0};
+    if (FAILED(device.device->CreateQuery(&desc, &slot))) slot = nullptr;
+  }
+}
 
 void Presenter::present(ObjectId texture, uint32_t interval, uint32_t flags) {
   const char* method = "PresentBuffer";
   ID3D11Texture2D* backBuffer = nullptr;
   Record* record = nullptr;
   if (!m_executor.resolveAs(texture, InterfaceId::ID3D11Texture2D, false, method, &backBuffer, &record)) return;
-  DeviceState& device = *record->device;
-  m_frames++;
-  if (!m_log && m_captureDir.empty()) {
-    // Headless: the frame's work is submitted, nothing is shown.
-    device.immediate->Flush();
+  if (m_mode == PresentMode::None) {
+    m_stats.frames++;
     return;
   }
+  DeviceState& device = *record->device;
+  if (m_device != record->device) {
+    for (ID3D11Query*& query : m_frameQueries) releaseAndClear(query);
+    m_frameQueries.assign(kFrameLatency, nullptr);
+    m_device = record->device;
+  }
+  waitForFrameLatency(device);
+  m_stats.frames++;
   D3D11_TEXTURE2D_DESC desc = {};
   backBuffer->GetDesc(&desc);
+
+  if (m_mode == PresentMode::Window && !m_windowFailed) {
+    std::string why;
+    if (!m_window) m_window = openPresentWindow(&why);
+    if (m_window) why = m_window->show(device, backBuffer, desc, interval, m_copy, m_stats);
+    if (!why.empty() && m_window) {
+      // No backend swapchain for this frame: the frame goes through memory instead.
+      std::vector<uint8_t> rgba;
+      std::string readWhy = readBackRgba(device, backBuffer, desc, rgba);
+      if (readWhy.empty()) {
+        m_stats.cpuCopies++;
+        readWhy = m_window->showPixels(rgba, desc.Width, desc.Height, m_stats);
+      }
+      if (!readWhy.empty()) why += "; " + readWhy;
+      else why.clear();
+    }
+    if (!why.empty()) {
+      m_executor.log("present: window: %s; presenting headless from now on", why.c_str());
+      m_windowFailed = true;
+      m_window.reset();
+    }
+  } else {
+    device.immediate->Flush();
+  }
+  if (ID3D11Query* query = m_frameQueries[(m_stats.frames - 1) % kFrameLatency]) device.immediate->End(query);
+  if (m_log || !m_captureDir.empty()) logFrame(device, texture, backBuffer, desc, interval, flags);
+}
+
+void Presenter::logFrame(DeviceState& device, ObjectId texture, ID3D11Texture2D* backBuffer,
+                         const D3D11_TEXTURE2D_DESC& desc, uint32_t interval, uint32_t flags) {
+  // Diagnostics, not part of presenting: these readbacks are not in the copy counters.
   std::vector<uint8_t> rgba;
-  if (!readBack(device, backBuffer, desc, rgba)) {
-    m_executor.log("present: frame %llu: texture %u (format %u, %u samples) cannot be read back",
-                   (unsigned long long)m_frames, texture, unsigned(desc.Format), desc.SampleDesc.Count);
+  std::string why = readBackRgba(device, backBuffer, desc, rgba);
+  if (!why.empty()) {
+    m_executor.log("present: frame %llu: texture %u (format %u, %u samples) cannot be read back: %s",
+                   (unsigned long long)m_stats.frames, texture, unsigned(desc.Format), desc.SampleDesc.Count,
+                   why.c_str());
     return;
   }
-  uint64_t hash = 1469598103934665603ull;   // FNV-1a over the RGBA bytes
-  for (uint8_t byte : rgba) hash = (hash ^ byte) * 1099511628211ull;
-  if (m_log)
-    m_executor.log("present: frame %llu texture %u %ux%u interval %u flags 0x%x checksum %016llx",
-                   (unsigned long long)m_frames, texture, desc.Width, desc.Height, interval, flags,
-                   (unsigned long long)hash);
+  if (m_log) {
+    // In window mode, also what the window system shows (alpha forced to 255).
+    char screen[64] = "";
+    std::vector<uint8_t> shown;
+    uint32_t width = 0, height = 0;
+    if (m_window && m_window->readScreen(shown, &width, &height).empty())
+      std::snprintf(screen, sizeof(screen), " window %ux%u checksum %016llx", width, height,
+                    (unsigned long long)fnv1a64(shown));
+    m_executor.log("present: frame %llu texture %u %ux%u interval %u flags 0x%x checksum %016llx cpu-copies %llu%s",
+                   (unsigned long long)m_stats.frames, texture, desc.Width, desc.Height, interval, flags,
+                   (unsigned long long)fnv1a64(rgba), (unsigned long long)m_stats.cpuCopies, screen);
+  }
   if (!m_captureDir.empty()) {
     char name[64];
-    std::snprintf(name, sizeof(name), "/frame-%04llu.png", (unsigned long long)m_frames);
-    std::string error = writePngFile(m_captureDir + name, desc.Width, desc.Height, rgba);
-    if (!error.empty()) m_executor.log("present: capture: %s", error.c_str());
+    std::snprintf(name, sizeof(name), "/frame-%04llu.png", (unsigned long long)m_stats.frames);
+    why = writePngFile(m_captureDir + name, desc.Width, desc.Height, rgba);
+    if (!why.empty()) m_executor.log("present: capture: %s", why.c_str());
   }
 }
 
