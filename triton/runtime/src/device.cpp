@@ -1,0 +1,399 @@
+// The device: driver loading and device creation, and every Create* mapped onto the
+// DDI's CalcPrivate*Size + Create* pair the way the runtime maps it.
+
+#include "device.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "context.h"
+#include "formats.h"
+
+namespace triton::runtime {
+
+using Lock = std::lock_guard<std::recursive_mutex>;
+
+std::unique_ptr<uint64_t[]> allocatePrivate(SIZE_T size) {
+  return std::unique_ptr<uint64_t[]>(new uint64_t[(size + 7) / 8]());
+}
+
+void notImplemented(const char* entry) {
+  static std::mutex mutex;
+  static std::set<std::string> reported;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (reported.insert(entry).second)
+    std::fprintf(stderr, "triton-runtime: %s: not implemented by the API-level runtime\n", entry);
+}
+
+namespace {
+
+std::string driverPath() {
+  if (const char* path = std::getenv("TRITON_DRIVER"); path && *path)
+    return path;
+  // Beside this DLL, as a display driver is found through the adapter's registry key.
+  HMODULE self = nullptr;
+  GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                     reinterpret_cast<LPCSTR>(&driverPath), &self);
+  char buffer[MAX_PATH] = {};
+  GetModuleFileNameA(self, buffer, MAX_PATH);
+  std::string path = buffer;
+  const size_t slash = path.find_last_of("\\/");
+  return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "triton_umd.dll";
+}
+
+bool pipelineLevel(D3D_FEATURE_LEVEL level, ddi::D3D11DDI_3DPIPELINELEVEL* out) {
+  switch (level) {
+    case D3D_FEATURE_LEVEL_10_0: *out = ddi::D3D11DDI_3DPIPELINELEVEL_10_0; return true;
+    case D3D_FEATURE_LEVEL_10_1: *out = ddi::D3D11DDI_3DPIPELINELEVEL_10_1; return true;
+    case D3D_FEATURE_LEVEL_11_0: *out = ddi::D3D11DDI_3DPIPELINELEVEL_11_0; return true;
+    case D3D_FEATURE_LEVEL_11_1: *out = ddi::D3D11_1DDI_3DPIPELINELEVEL_11_1; return true;
+    default: return false;
+  }
+}
+
+UINT ddiBindFlags(UINT api) {
+  UINT out = api & 0x7f;   // VB, IB, CB, SRV, SO, RT, DS are value-equal
+  if (api & D3D11_BIND_UNORDERED_ACCESS) out |= ddi::D3D11_DDI_BIND_UNORDERED_ACCESS;
+  if (api & D3D11_BIND_DECODER) out |= ddi::D3D11_DDI_BIND_DECODER;
+  if (api & D3D11_BIND_VIDEO_ENCODER) out |= ddi::D3D11_DDI_BIND_VIDEO_ENCODER;
+  return out;
+}
+
+UINT ddiCpuFlags(UINT api) {
+  UINT out = 0;
+  if (api & D3D11_CPU_ACCESS_WRITE) out |= ddi::D3D10_DDI_CPU_ACCESS_WRITE;
+  if (api & D3D11_CPU_ACCESS_READ) out |= ddi::D3D10_DDI_CPU_ACCESS_READ;
+  return out;
+}
+
+UINT ddiMiscFlags(UINT api) {
+  UINT out = 0;
+  if (api & D3D11_RESOURCE_MISC_GENERATE_MIPS) out |= ddi::D3D10_DDI_RESOURCE_AUTO_GEN_MIP_MAP;
+  if (api & D3D11_RESOURCE_MISC_SHARED) out |= ddi::D3D10_DDI_RESOURCE_MISC_SHARED;
+  if (api & D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS) out |= ddi::D3D11_DDI_RESOURCE_MISC_DRAWINDIRECT_ARGS;
+  if (api & D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS) out |= ddi::D3D11_DDI_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS;
+  if (api & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED) out |= ddi::D3D11_DDI_RESOURCE_MISC_BUFFER_STRUCTURED;
+  if (api & D3D11_RESOURCE_MISC_RESOURCE_CLAMP) out |= ddi::D3D11_DDI_RESOURCE_MISC_RESOURCE_CLAMP;
+  return out;   // TEXTURECUBE becomes the resource dimension
+}
+
+UINT fullMipCount(UINT width, UINT height, UINT depth) {
+  UINT levels = 1;
+  for (UINT size = std::max({width, height, depth}); size > 1; size >>= 1)
+    ++levels;
+  return levels;
+}
+
+// CreateResource with the runtime's mip list and initial data; the object is built by
+// make(info) once the driver accepted the description.
+template <class Object>
+HRESULT createResource(Device* device, const ResourceInfo& info, const D3D11_SUBRESOURCE_DATA* initial,
+                       Object* object, Object** out) {
+  std::unique_ptr<Object> owned(object);
+  std::vector<ddi::D3D10DDI_MIPINFO> mips;
+  for (UINT i = 0; i < info.mipLevels; ++i) {
+    ddi::D3D10DDI_MIPINFO m{};
+    m.TexelWidth = std::max(1u, info.width >> i);
+    m.TexelHeight = info.type == D3D11_RESOURCE_DIMENSION_BUFFER ? 1 : std::max(1u, info.height >> i);
+    m.TexelDepth = std::max(1u, info.depth >> i);
+    const UINT align = blockSize(info.format);
+    m.PhysicalWidth = (m.TexelWidth + align - 1) / align * align;
+    m.PhysicalHeight = (m.TexelHeight + align - 1) / align * align;
+    m.PhysicalDepth = m.TexelDepth;
+    mips.push_back(m);
+  }
+  std::vector<ddi::D3D10_DDIARG_SUBRESOURCE_UP> data;
+  if (initial) {
+    for (UINT i = 0; i < info.mipLevels * info.arraySize; ++i)
+      data.push_back({const_cast<void*>(initial[i].pSysMem), initial[i].SysMemPitch, initial[i].SysMemSlicePitch});
+  }
+  ddi::D3D11DDIARG_CREATERESOURCE args{};
+  args.pMipInfoList = mips.data();
+  args.pInitialDataUP = initial ? data.data() : nullptr;
+  args.ResourceDimension = info.ddiDimension;
+  args.Usage = info.usage;
+  args.BindFlags = ddiBindFlags(info.bindFlags);
+  args.MapFlags = ddiCpuFlags(info.cpuFlags);
+  args.MiscFlags = ddiMiscFlags(info.miscFlags);
+  args.Format = info.format;
+  args.SampleDesc = {info.sampleCount, 0};
+  args.MipLevels = info.mipLevels;
+  args.ArraySize = info.arraySize;
+  args.ByteStride = info.byteStride;
+  Lock lock(device->lock());
+  const SIZE_T size = device->ddi().pfnCalcPrivateResourceSize(device->handle(), &args);
+  if (!size)
+    return E_INVALIDARG;
+  object->memory = allocatePrivate(size);
+  object->handle.pDrvPrivate = object->memory.get();
+  device->ddi().pfnCreateResource(device->handle(), &args, object->handle, ddi::D3D10DDI_HRTRESOURCE{object});
+  const HRESULT hr = device->takeError();
+  if (FAILED(hr)) {
+    object->handle.pDrvPrivate = nullptr;   // a failed create leaves nothing to destroy
+    return hr;
+  }
+  *out = owned.release();
+  return S_OK;
+}
+
+}  // namespace
+
+// Device lifetime --------------------------------------------------------------------------
+
+HRESULT Device::create(const D3D_FEATURE_LEVEL* levels, UINT levelCount, Device** out) {
+  static const D3D_FEATURE_LEVEL kDefaultLevels[] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_10_1,
+                                                     D3D_FEATURE_LEVEL_10_0};
+  if (!levels || !levelCount) {
+    levels = kDefaultLevels;
+    levelCount = 3;
+  }
+  auto device = std::unique_ptr<Device>(new Device);
+  HRESULT hr = harness::Driver::load(driverPath(), device->driver_);
+  if (FAILED(hr)) {
+    std::fprintf(stderr, "triton-runtime: cannot load the driver %s: 0x%08lx\n", driverPath().c_str(),
+                 static_cast<unsigned long>(hr));
+    return hr;
+  }
+  device->adapter_ = std::make_unique<harness::Adapter>();
+  if (FAILED(hr = device->adapter_->open(*device->driver_)))
+    return hr;
+  // The newest interface the driver lists that this runtime speaks: D3D11.1.
+  bool d3d11_1 = false;
+  for (UINT64 version : device->adapter_->supportedVersions())
+    d3d11_1 |= UINT(version >> 32) == ddi::D3D11_1_DDI_INTERFACE_VERSION;
+  if (!d3d11_1) {
+    std::fprintf(stderr, "triton-runtime: the driver does not list the D3D11.1 DDI\n");
+    return DXGI_ERROR_UNSUPPORTED;
+  }
+  device->ddiDevice_ = std::make_unique<harness::Device>();
+  hr = E_INVALIDARG;
+  for (UINT i = 0; i < levelCount && FAILED(hr); ++i) {
+    ddi::D3D11DDI_3DPIPELINELEVEL pipeline{};
+    if (!pipelineLevel(levels[i], &pipeline))
+      continue;
+    hr = device->ddiDevice_->create(*device->adapter_, ddi::D3D11_1_DDI_INTERFACE_VERSION,
+                                    ddi::D3D11_1_DDI_BUILD_VERSION << 16, pipeline);
+    if (SUCCEEDED(hr))
+      device->featureLevel_ = levels[i];
+  }
+  if (FAILED(hr))
+    return hr;
+  device->immediate_ = std::make_unique<ImmediateContext>(device.get());
+  *out = device.release();
+  return S_OK;
+}
+
+Device::~Device() {
+  if (immediate_)
+    immediate_->reset();   // drops the bindings before the driver device goes
+  immediate_.reset();
+  if (ddiDevice_)
+    ddiDevice_->destroy();
+}
+
+ULONG Device::Release() {
+  const ULONG refs = --refs_;
+  if (refs == 0)
+    delete this;
+  return refs;
+}
+
+HRESULT Device::QueryInterface(REFIID riid, void** out) {
+  if (!out)
+    return E_POINTER;
+  *out = nullptr;
+  if (riid == __uuidof(IUnknown) || riid == __uuidof(ID3D11Device)) {
+    *out = static_cast<ID3D11Device*>(this);
+    AddRef();
+    return S_OK;
+  }
+  return E_NOINTERFACE;
+}
+
+HRESULT Device::takeError() {
+  const HRESULT hr = ddiDevice_->takeError();
+  if (hr == DXGI_DDI_ERR_WASSTILLDRAWING)
+    return DXGI_ERROR_WAS_STILL_DRAWING;
+  if (hr == ddi::D3DDDIERR_DEVICEREMOVED) {
+    noteError(DXGI_ERROR_DEVICE_REMOVED);
+    return DXGI_ERROR_DEVICE_REMOVED;
+  }
+  return hr;
+}
+
+void Device::noteError(HRESULT hr) {
+  if (hr == DXGI_ERROR_DEVICE_REMOVED && removedReason_ == S_OK)
+    removedReason_ = hr;
+}
+
+void Device::GetImmediateContext(ID3D11DeviceContext** out) {
+  if (!out)
+    return;
+  AddRef();
+  *out = immediate_.get();
+}
+
+HRESULT Device::CreateDeferredContext(UINT flags, ID3D11DeviceContext** out) {
+  if (flags)
+    return E_INVALIDARG;
+  if (!out)
+    return S_FALSE;
+  return createDeferredContext(this, out);
+}
+
+// Resources --------------------------------------------------------------------------------
+
+HRESULT Device::CreateBuffer(const D3D11_BUFFER_DESC* desc, const D3D11_SUBRESOURCE_DATA* initial, ID3D11Buffer** out) {
+  if (!desc || !desc->ByteWidth)
+    return E_INVALIDARG;
+  if (!out)
+    return S_FALSE;
+  ResourceInfo info;
+  info.type = D3D11_RESOURCE_DIMENSION_BUFFER;
+  info.ddiDimension = desc->MiscFlags & (D3D11_RESOURCE_MISC_BUFFER_STRUCTURED | D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS)
+                          ? ddi::D3D11DDIRESOURCE_BUFFEREX
+                          : ddi::D3D10DDIRESOURCE_BUFFER;
+  info.width = desc->ByteWidth;
+  info.usage = desc->Usage;
+  info.bindFlags = desc->BindFlags;
+  info.miscFlags = desc->MiscFlags;
+  info.byteStride = desc->StructureByteStride;
+  info.cpuFlags = desc->CPUAccessFlags;
+  Buffer* buffer = nullptr;
+  const HRESULT hr = createResource(this, info, initial, new Buffer(this, *desc, info), &buffer);
+  *out = buffer;
+  return hr;
+}
+
+HRESULT Device::CreateTexture1D(const D3D11_TEXTURE1D_DESC* d, const D3D11_SUBRESOURCE_DATA* initial,
+                                ID3D11Texture1D** out) {
+  if (!d || !d->Width || !d->ArraySize)
+    return E_INVALIDARG;
+  if (!out)
+    return S_FALSE;
+  D3D11_TEXTURE1D_DESC desc = *d;
+  if (!desc.MipLevels)
+    desc.MipLevels = fullMipCount(desc.Width, 1, 1);
+  ResourceInfo info{D3D11_RESOURCE_DIMENSION_TEXTURE1D, ddi::D3D10DDIRESOURCE_TEXTURE1D, desc.Width, 1, 1,
+                    desc.MipLevels, desc.ArraySize, desc.Format, desc.Usage, desc.BindFlags, desc.MiscFlags};
+  info.cpuFlags = desc.CPUAccessFlags;
+  Texture1D* texture = nullptr;
+  const HRESULT hr = createResource(this, info, initial, new Texture1D(this, desc, info), &texture);
+  *out = texture;
+  return hr;
+}
+
+HRESULT Device::CreateTexture2D(const D3D11_TEXTURE2D_DESC* d, const D3D11_SUBRESOURCE_DATA* initial,
+                                ID3D11Texture2D** out) {
+  if (!d || !d->Width || !d->Height || !d->ArraySize)
+    return E_INVALIDARG;
+  if (!out)
+    return S_FALSE;
+  D3D11_TEXTURE2D_DESC desc = *d;
+  if (!desc.MipLevels)
+    desc.MipLevels = fullMipCount(desc.Width, desc.Height, 1);
+  ResourceInfo info{D3D11_RESOURCE_DIMENSION_TEXTURE2D,
+                    desc.MiscFlags & D3D11_RESOURCE_MISC_TEXTURECUBE ? ddi::D3D10DDIRESOURCE_TEXTURECUBE
+                                                                     : ddi::D3D10DDIRESOURCE_TEXTURE2D,
+                    desc.Width, desc.Height, 1, desc.MipLevels, desc.ArraySize, desc.Format, desc.Usage,
+                    desc.BindFlags, desc.MiscFlags, 0, desc.SampleDesc.Count};
+  info.cpuFlags = desc.CPUAccessFlags;
+  Texture2D* texture = nullptr;
+  const HRESULT hr = createResource(this, info, initial, new Texture2D(this, desc, info), &texture);
+  *out = texture;
+  return hr;
+}
+
+HRESULT Device::CreateTexture3D(const D3D11_TEXTURE3D_DESC* d, const D3D11_SUBRESOURCE_DATA* initial,
+                                ID3D11Texture3D** out) {
+  if (!d || !d->Width || !d->Height || !d->Depth)
+    return E_INVALIDARG;
+  if (!out)
+    return S_FALSE;
+  D3D11_TEXTURE3D_DESC desc = *d;
+  if (!desc.MipLevels)
+    desc.MipLevels = fullMipCount(desc.Width, desc.Height, desc.Depth);
+  ResourceInfo info{D3D11_RESOURCE_DIMENSION_TEXTURE3D, ddi::D3D10DDIRESOURCE_TEXTURE3D, desc.Width, desc.Height,
+                    desc.Depth, desc.MipLevels, 1, desc.Format, desc.Usage, desc.BindFlags, desc.MiscFlags};
+  info.cpuFlags = desc.CPUAccessFlags;
+  Texture3D* texture = nullptr;
+  const HRESULT hr = createResource(this, info, initial, new Texture3D(this, desc, info), &texture);
+  *out = texture;
+  return hr;
+}
+
+ResourceRef resourceRef(ID3D11Resource* resource) {
+  if (!resource)
+    return {};
+  D3D11_RESOURCE_DIMENSION type{};
+  resource->GetType(&type);
+  switch (type) {
+    case D3D11_RESOURCE_DIMENSION_BUFFER: {
+      auto* r = static_cast<Buffer*>(static_cast<ID3D11Buffer*>(resource));
+      return {r->handle, &r->info, r};
+    }
+    case D3D11_RESOURCE_DIMENSION_TEXTURE1D: {
+      auto* r = static_cast<Texture1D*>(static_cast<ID3D11Texture1D*>(resource));
+      return {r->handle, &r->info, r};
+    }
+    case D3D11_RESOURCE_DIMENSION_TEXTURE2D: {
+      auto* r = static_cast<Texture2D*>(static_cast<ID3D11Texture2D*>(resource));
+      return {r->handle, &r->info, r};
+    }
+    case D3D11_RESOURCE_DIMENSION_TEXTURE3D: {
+      auto* r = static_cast<Texture3D*>(static_cast<ID3D11Texture3D*>(resource));
+      return {r->handle, &r->info, r};
+    }
+    default:
+      return {};
+  }
+}
+
+// Capability checks ----------------------------------------------------------------------------
+
+HRESULT Device::CheckFormatSupport(DXGI_FORMAT, UINT* out) {
+  // The DDI reports only the optional capabilities; the runtime's required-support
+  // tables are not reproduced here.
+  notImplemented("CheckFormatSupport");
+  if (out) *out = 0;
+  return E_NOTIMPL;
+}
+
+HRESULT Device::CheckMultisampleQualityLevels(DXGI_FORMAT format, UINT samples, UINT* out) {
+  if (!out)
+    return E_INVALIDARG;
+  Lock lock(lock_);
+  ddi().pfnCheckMultisampleQualityLevels(handle(), format, samples, out);
+  return takeError();
+}
+
+void Device::CheckCounterInfo(D3D11_COUNTER_INFO* out) {
+  if (out) *out = {};
+}
+
+HRESULT Device::CheckCounter(const D3D11_COUNTER_DESC*, D3D11_COUNTER_TYPE*, UINT*, LPSTR, UINT*, LPSTR, UINT*, LPSTR,
+                             UINT*) {
+  return E_INVALIDARG;   // no device-dependent counters are listed
+}
+
+HRESULT Device::CheckFeatureSupport(D3D11_FEATURE, void*, UINT) {
+  // The runtime answers these from the adapter's GetCaps; not reproduced here.
+  notImplemented("CheckFeatureSupport");
+  return E_NOTIMPL;
+}
+
+HRESULT Device::CreateCounter(const D3D11_COUNTER_DESC*, ID3D11Counter**) { return DXGI_ERROR_UNSUPPORTED; }
+
+HRESULT Device::OpenSharedResource(HANDLE, REFIID, void**) {
+  notImplemented("OpenSharedResource");
+  return E_NOTIMPL;
+}
+
+HRESULT Device::CreateClassLinkage(ID3D11ClassLinkage**) {
+  notImplemented("CreateClassLinkage");
+  return E_NOTIMPL;
+}
+
+}  // namespace triton::runtime

@@ -1,0 +1,182 @@
+#pragma once
+
+// The device children: each owns the driver object created from the runtime-owned
+// private memory, and destroys it (under the device lock) when the last reference goes.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "device.h"
+
+namespace triton::runtime {
+
+// Destroys a driver object through its Destroy* entry.
+template <class Handle>
+void destroyDriverObject(Device* device, void(TRITON_APIENTRY* destroy)(ddi::D3D10DDI_HDEVICE, Handle), Handle handle) {
+  if (!handle.pDrvPrivate)
+    return;
+  std::lock_guard<std::recursive_mutex> lock(device->lock());
+  destroy(device->handle(), handle);
+}
+
+template <class Interface, class Handle>
+class DriverChild : public Child<Interface> {
+public:
+  explicit DriverChild(Device* device) : Child<Interface>(device) {}
+  Handle handle{};
+  std::unique_ptr<uint64_t[]> memory;
+};
+
+// What views, maps and copies need to know about any resource.
+struct ResourceInfo {
+  D3D11_RESOURCE_DIMENSION type = D3D11_RESOURCE_DIMENSION_UNKNOWN;
+  ddi::D3D10DDIRESOURCE_TYPE ddiDimension{};
+  UINT width = 1, height = 1, depth = 1, mipLevels = 1, arraySize = 1;
+  DXGI_FORMAT format = DXGI_FORMAT_UNKNOWN;
+  D3D11_USAGE usage = D3D11_USAGE_DEFAULT;
+  UINT bindFlags = 0, miscFlags = 0, byteStride = 0, sampleCount = 1, cpuFlags = 0;
+};
+
+template <class Interface, D3D11_RESOURCE_DIMENSION Type, class Desc>
+class Resource final : public DriverChild<Interface, ddi::D3D10DDI_HRESOURCE> {
+public:
+  Resource(Device* device, const Desc& desc, const ResourceInfo& info)
+      : DriverChild<Interface, ddi::D3D10DDI_HRESOURCE>(device), info(info), desc_(desc) {}
+  ~Resource() override { destroyDriverObject(this->device(), this->device()->ddi().pfnDestroyResource, this->handle); }
+  void STDMETHODCALLTYPE GetType(D3D11_RESOURCE_DIMENSION* out) override { *out = Type; }
+  void STDMETHODCALLTYPE SetEvictionPriority(UINT priority) override { evictionPriority_ = priority; }
+  UINT STDMETHODCALLTYPE GetEvictionPriority() override { return evictionPriority_; }
+  void STDMETHODCALLTYPE GetDesc(Desc* out) override { *out = desc_; }
+  const ResourceInfo info;
+
+private:
+  bool implements(REFIID riid) const override {
+    return riid == __uuidof(ID3D11Resource) || riid == __uuidof(Interface);
+  }
+  Desc desc_;
+  UINT evictionPriority_ = 0;
+};
+
+using Buffer = Resource<ID3D11Buffer, D3D11_RESOURCE_DIMENSION_BUFFER, D3D11_BUFFER_DESC>;
+using Texture1D = Resource<ID3D11Texture1D, D3D11_RESOURCE_DIMENSION_TEXTURE1D, D3D11_TEXTURE1D_DESC>;
+using Texture2D = Resource<ID3D11Texture2D, D3D11_RESOURCE_DIMENSION_TEXTURE2D, D3D11_TEXTURE2D_DESC>;
+using Texture3D = Resource<ID3D11Texture3D, D3D11_RESOURCE_DIMENSION_TEXTURE3D, D3D11_TEXTURE3D_DESC>;
+
+// The driver handle, info and child part of any of our resources (nullptr for null).
+struct ResourceRef {
+  ddi::D3D10DDI_HRESOURCE handle{};
+  const ResourceInfo* info = nullptr;
+  ChildBase* child = nullptr;
+};
+ResourceRef resourceRef(ID3D11Resource* resource);
+inline ddi::D3D10DDI_HRESOURCE resourceHandle(ID3D11Resource* resource) { return resourceRef(resource).handle; }
+
+template <class Interface, class Handle, class Desc, auto Destroy>
+class View final : public DriverChild<Interface, Handle> {
+public:
+  using DescType = Desc;
+  View(Device* device, ID3D11Resource* resource, const Desc& desc)
+      : DriverChild<Interface, Handle>(device), resource_(resource), bound_(resourceRef(resource).child), desc_(desc) {}
+  ~View() override { destroyDriverObject(this->device(), this->device()->ddi().*Destroy, this->handle); }
+  void STDMETHODCALLTYPE GetResource(ID3D11Resource** out) override {
+    resource_->AddRef();
+    *out = resource_;
+  }
+  void STDMETHODCALLTYPE GetDesc(Desc* out) override { *out = desc_; }
+  ID3D11Resource* resource() const { return resource_; }
+
+private:
+  bool implements(REFIID riid) const override { return riid == __uuidof(ID3D11View) || riid == __uuidof(Interface); }
+  ID3D11Resource* resource_;
+  Bound<ChildBase> bound_;   // a view keeps its resource, not the device, alive
+  Desc desc_;
+};
+
+using ShaderResourceView = View<ID3D11ShaderResourceView, ddi::D3D10DDI_HSHADERRESOURCEVIEW,
+                                D3D11_SHADER_RESOURCE_VIEW_DESC, &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyShaderResourceView>;
+using RenderTargetView = View<ID3D11RenderTargetView, ddi::D3D10DDI_HRENDERTARGETVIEW, D3D11_RENDER_TARGET_VIEW_DESC,
+                              &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyRenderTargetView>;
+using DepthStencilView = View<ID3D11DepthStencilView, ddi::D3D10DDI_HDEPTHSTENCILVIEW, D3D11_DEPTH_STENCIL_VIEW_DESC,
+                              &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyDepthStencilView>;
+using UnorderedAccessView = View<ID3D11UnorderedAccessView, ddi::D3D11DDI_HUNORDEREDACCESSVIEW,
+                                 D3D11_UNORDERED_ACCESS_VIEW_DESC, &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyUnorderedAccessView>;
+
+template <class Interface>
+class Shader final : public DriverChild<Interface, ddi::D3D10DDI_HSHADER> {
+public:
+  explicit Shader(Device* device) : DriverChild<Interface, ddi::D3D10DDI_HSHADER>(device) {}
+  ~Shader() override { destroyDriverObject(this->device(), this->device()->ddi().pfnDestroyShader, this->handle); }
+};
+using VertexShader = Shader<ID3D11VertexShader>;
+using HullShader = Shader<ID3D11HullShader>;
+using DomainShader = Shader<ID3D11DomainShader>;
+using GeometryShader = Shader<ID3D11GeometryShader>;
+using PixelShader = Shader<ID3D11PixelShader>;
+using ComputeShader = Shader<ID3D11ComputeShader>;
+
+class InputLayout final : public DriverChild<ID3D11InputLayout, ddi::D3D10DDI_HELEMENTLAYOUT> {
+public:
+  explicit InputLayout(Device* device) : DriverChild(device) {}
+  ~InputLayout() override { destroyDriverObject(device(), device()->ddi().pfnDestroyElementLayout, handle); }
+};
+
+template <class Interface, class Handle, class Desc, auto Destroy>
+class State final : public DriverChild<Interface, Handle> {
+public:
+  State(Device* device, const Desc& desc) : DriverChild<Interface, Handle>(device), desc_(desc) {}
+  ~State() override { destroyDriverObject(this->device(), this->device()->ddi().*Destroy, this->handle); }
+  void STDMETHODCALLTYPE GetDesc(Desc* out) override { *out = desc_; }
+
+private:
+  Desc desc_;
+};
+using BlendState = State<ID3D11BlendState, ddi::D3D10DDI_HBLENDSTATE, D3D11_BLEND_DESC,
+                         &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyBlendState>;
+using DepthStencilState = State<ID3D11DepthStencilState, ddi::D3D10DDI_HDEPTHSTENCILSTATE, D3D11_DEPTH_STENCIL_DESC,
+                                &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyDepthStencilState>;
+using RasterizerState = State<ID3D11RasterizerState, ddi::D3D10DDI_HRASTERIZERSTATE, D3D11_RASTERIZER_DESC,
+                              &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyRasterizerState>;
+using SamplerState = State<ID3D11SamplerState, ddi::D3D10DDI_HSAMPLER, D3D11_SAMPLER_DESC,
+                           &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroySampler>;
+
+// Queries and predicates (ID3D11Predicate derives from ID3D11Query).
+template <class Interface>
+class Query final : public DriverChild<Interface, ddi::D3D10DDI_HQUERY> {
+public:
+  Query(Device* device, const D3D11_QUERY_DESC& desc, UINT dataSize)
+      : DriverChild<Interface, ddi::D3D10DDI_HQUERY>(device), desc_(desc), dataSize_(dataSize) {}
+  ~Query() override { destroyDriverObject(this->device(), this->device()->ddi().pfnDestroyQuery, this->handle); }
+  UINT STDMETHODCALLTYPE GetDataSize() override { return dataSize_; }
+  void STDMETHODCALLTYPE GetDesc(D3D11_QUERY_DESC* out) override { *out = desc_; }
+
+private:
+  bool implements(REFIID riid) const override {
+    return riid == __uuidof(ID3D11Asynchronous) || riid == __uuidof(ID3D11Query) || riid == __uuidof(Interface);
+  }
+  D3D11_QUERY_DESC desc_;
+  UINT dataSize_;
+};
+// Either kind, for the context: both are laid out the same.
+using AnyQuery = Query<ID3D11Query>;
+inline ddi::D3D10DDI_HQUERY queryHandle(ID3D11Asynchronous* async) {
+  return async ? static_cast<AnyQuery*>(static_cast<ID3D11Query*>(async))->handle : ddi::D3D10DDI_HQUERY{};
+}
+
+class ImmediateContext;
+
+// A command list of the runtime's deferred-context emulation: the recorded calls,
+// replayed on the immediate context by ExecuteCommandList.
+class CommandList final : public Child<ID3D11CommandList> {
+public:
+  using Command = std::function<void(ImmediateContext&)>;
+  CommandList(Device* device, std::vector<Command> commands, UINT contextFlags)
+      : Child(device), commands(std::move(commands)), contextFlags_(contextFlags) {}
+  UINT STDMETHODCALLTYPE GetContextFlags() override { return contextFlags_; }
+  const std::vector<Command> commands;
+
+private:
+  UINT contextFlags_;
+};
+
+}  // namespace triton::runtime

@@ -1,0 +1,193 @@
+// State objects and queries: API descriptions onto the DDI's (11.1 blend and
+// rasterizer forms; most enums are value-equal).
+
+#include "objects.h"
+
+namespace triton::runtime {
+namespace {
+
+using Lock = std::lock_guard<std::recursive_mutex>;
+
+template <class Object, class Desc, class DdiDesc, class Calc, class Create, class RtHandle, class Interface>
+HRESULT createState(Device* device, const Desc& desc, const DdiDesc& ddiDesc, Calc calc, Create create, RtHandle,
+                    Interface** out) {
+  if (!out)
+    return S_FALSE;
+  auto object = std::make_unique<Object>(device, desc);
+  Lock lock(device->lock());
+  object->memory = allocatePrivate(calc(device->handle(), &ddiDesc));
+  object->handle.pDrvPrivate = object->memory.get();
+  create(device->handle(), &ddiDesc, object->handle, RtHandle{object.get()});
+  const HRESULT hr = device->takeError();
+  if (FAILED(hr)) {
+    object->handle.pDrvPrivate = nullptr;
+    return hr;
+  }
+  *out = object.release();
+  return S_OK;
+}
+
+}  // namespace
+
+HRESULT Device::CreateBlendState(const D3D11_BLEND_DESC* d, ID3D11BlendState** out) {
+  if (!d)
+    return E_INVALIDARG;
+  ddi::D3D11_1_DDI_BLEND_DESC desc{};
+  desc.AlphaToCoverageEnable = d->AlphaToCoverageEnable;
+  desc.IndependentBlendEnable = d->IndependentBlendEnable;
+  for (UINT i = 0; i < 8; ++i) {
+    // Without independent blend, target 0's description applies to all.
+    const D3D11_RENDER_TARGET_BLEND_DESC& rt = d->RenderTarget[d->IndependentBlendEnable ? i : 0];
+    desc.RenderTarget[i] = {rt.BlendEnable, FALSE, ddi::D3D10_DDI_BLEND(rt.SrcBlend), ddi::D3D10_DDI_BLEND(rt.DestBlend),
+                            ddi::D3D10_DDI_BLEND_OP(rt.BlendOp), ddi::D3D10_DDI_BLEND(rt.SrcBlendAlpha),
+                            ddi::D3D10_DDI_BLEND(rt.DestBlendAlpha), ddi::D3D10_DDI_BLEND_OP(rt.BlendOpAlpha),
+                            ddi::D3D11_1_DDI_LOGIC_OP_NOOP, rt.RenderTargetWriteMask};
+  }
+  BlendState* state = nullptr;
+  const HRESULT hr = createState<BlendState>(this, *d, desc, ddi().pfnCalcPrivateBlendStateSize,
+                                             ddi().pfnCreateBlendState, ddi::D3D10DDI_HRTBLENDSTATE{}, &state);
+  if (out) *out = state;
+  return hr;
+}
+
+HRESULT Device::CreateDepthStencilState(const D3D11_DEPTH_STENCIL_DESC* d, ID3D11DepthStencilState** out) {
+  if (!d)
+    return E_INVALIDARG;
+  auto face = [](const D3D11_DEPTH_STENCILOP_DESC& f) {
+    return ddi::D3D10_DDI_DEPTH_STENCILOP_DESC{ddi::D3D10_DDI_STENCIL_OP(f.StencilFailOp),
+                                               ddi::D3D10_DDI_STENCIL_OP(f.StencilDepthFailOp),
+                                               ddi::D3D10_DDI_STENCIL_OP(f.StencilPassOp),
+                                               ddi::D3D10_DDI_COMPARISON_FUNC(f.StencilFunc)};
+  };
+  const ddi::D3D10_DDI_DEPTH_STENCIL_DESC desc{d->DepthEnable, ddi::D3D10_DDI_DEPTH_WRITE_MASK(d->DepthWriteMask),
+                                               ddi::D3D10_DDI_COMPARISON_FUNC(d->DepthFunc), d->StencilEnable, TRUE,
+                                               TRUE, d->StencilReadMask, d->StencilWriteMask, face(d->FrontFace),
+                                               face(d->BackFace)};
+  DepthStencilState* state = nullptr;
+  const HRESULT hr = createState<DepthStencilState>(this, *d, desc, ddi().pfnCalcPrivateDepthStencilStateSize,
+                                                    ddi().pfnCreateDepthStencilState,
+                                                    ddi::D3D10DDI_HRTDEPTHSTENCILSTATE{}, &state);
+  if (out) *out = state;
+  return hr;
+}
+
+HRESULT Device::CreateRasterizerState(const D3D11_RASTERIZER_DESC* d, ID3D11RasterizerState** out) {
+  if (!d)
+    return E_INVALIDARG;
+  const ddi::D3D11_1_DDI_RASTERIZER_DESC desc{ddi::D3D10_DDI_FILL_MODE(d->FillMode),
+                                              ddi::D3D10_DDI_CULL_MODE(d->CullMode), d->FrontCounterClockwise,
+                                              d->DepthBias, d->DepthBiasClamp, d->SlopeScaledDepthBias,
+                                              d->DepthClipEnable, d->ScissorEnable, d->MultisampleEnable,
+                                              d->AntialiasedLineEnable, 0};
+  RasterizerState* state = nullptr;
+  const HRESULT hr = createState<RasterizerState>(this, *d, desc, ddi().pfnCalcPrivateRasterizerStateSize,
+                                                  ddi().pfnCreateRasterizerState,
+                                                  ddi::D3D10DDI_HRTRASTERIZERSTATE{}, &state);
+  if (out) *out = state;
+  return hr;
+}
+
+HRESULT Device::CreateSamplerState(const D3D11_SAMPLER_DESC* d, ID3D11SamplerState** out) {
+  if (!d)
+    return E_INVALIDARG;
+  ddi::D3D10_DDI_SAMPLER_DESC desc{ddi::D3D10_DDI_FILTER(d->Filter),
+                                   ddi::D3D10_DDI_TEXTURE_ADDRESS_MODE(d->AddressU),
+                                   ddi::D3D10_DDI_TEXTURE_ADDRESS_MODE(d->AddressV),
+                                   ddi::D3D10_DDI_TEXTURE_ADDRESS_MODE(d->AddressW),
+                                   d->MipLODBias,
+                                   d->MaxAnisotropy,
+                                   ddi::D3D10_DDI_COMPARISON_FUNC(d->ComparisonFunc),
+                                   {d->BorderColor[0], d->BorderColor[1], d->BorderColor[2], d->BorderColor[3]},
+                                   d->MinLOD,
+                                   d->MaxLOD};
+  SamplerState* state = nullptr;
+  const HRESULT hr = createState<SamplerState>(this, *d, desc, ddi().pfnCalcPrivateSamplerSize,
+                                               ddi().pfnCreateSampler, ddi::D3D10DDI_HRTSAMPLER{}, &state);
+  if (out) *out = state;
+  return hr;
+}
+
+namespace {
+
+// D3D11_QUERY -> D3D10DDI_QUERY and the size GetData returns on Windows.
+bool ddiQuery(D3D11_QUERY query, ddi::D3D10DDI_QUERY* out, UINT* dataSize) {
+  switch (query) {
+    case D3D11_QUERY_EVENT: *out = ddi::D3D10DDI_QUERY_EVENT; *dataSize = sizeof(BOOL); return true;
+    case D3D11_QUERY_OCCLUSION: *out = ddi::D3D10DDI_QUERY_OCCLUSION; *dataSize = sizeof(UINT64); return true;
+    case D3D11_QUERY_TIMESTAMP: *out = ddi::D3D10DDI_QUERY_TIMESTAMP; *dataSize = sizeof(UINT64); return true;
+    case D3D11_QUERY_TIMESTAMP_DISJOINT:
+      *out = ddi::D3D10DDI_QUERY_TIMESTAMPDISJOINT;
+      *dataSize = sizeof(D3D11_QUERY_DATA_TIMESTAMP_DISJOINT);
+      return true;
+    case D3D11_QUERY_PIPELINE_STATISTICS:
+      *out = ddi::D3D11DDI_QUERY_PIPELINESTATS;
+      *dataSize = sizeof(D3D11_QUERY_DATA_PIPELINE_STATISTICS);
+      return true;
+    case D3D11_QUERY_OCCLUSION_PREDICATE: *out = ddi::D3D10DDI_QUERY_OCCLUSIONPREDICATE; *dataSize = sizeof(BOOL); return true;
+    case D3D11_QUERY_SO_STATISTICS:
+      *out = ddi::D3D10DDI_QUERY_STREAMOUTPUTSTATS;
+      *dataSize = sizeof(D3D11_QUERY_DATA_SO_STATISTICS);
+      return true;
+    case D3D11_QUERY_SO_OVERFLOW_PREDICATE:
+      *out = ddi::D3D10DDI_QUERY_STREAMOVERFLOWPREDICATE;
+      *dataSize = sizeof(BOOL);
+      return true;
+    default:
+      if (query >= D3D11_QUERY_SO_STATISTICS_STREAM0 && query <= D3D11_QUERY_SO_STATISTICS_STREAM3) {
+        *out = ddi::D3D10DDI_QUERY(ddi::D3D11DDI_QUERY_STREAMOUTPUTSTATS_STREAM0 + (query - D3D11_QUERY_SO_STATISTICS_STREAM0));
+        *dataSize = sizeof(D3D11_QUERY_DATA_SO_STATISTICS);
+        return true;
+      }
+      if (query >= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 && query <= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3) {
+        *out = ddi::D3D10DDI_QUERY(ddi::D3D11DDI_QUERY_STREAMOVERFLOWPREDICATE_STREAM0 +
+                                   (query - D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0));
+        *dataSize = sizeof(BOOL);
+        return true;
+      }
+      return false;
+  }
+}
+
+bool isPredicate(D3D11_QUERY q) {
+  return q == D3D11_QUERY_OCCLUSION_PREDICATE || q == D3D11_QUERY_SO_OVERFLOW_PREDICATE ||
+         (q >= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 && q <= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3);
+}
+
+template <class Interface>
+HRESULT createQuery(Device* device, const D3D11_QUERY_DESC& desc, Interface** out) {
+  ddi::D3D10DDI_QUERY type{};
+  UINT dataSize = 0;
+  if (!ddiQuery(desc.Query, &type, &dataSize))
+    return E_INVALIDARG;
+  if (!out)
+    return S_FALSE;
+  auto query = std::make_unique<Query<Interface>>(device, desc, dataSize);
+  const ddi::D3D10DDIARG_CREATEQUERY args{type, desc.MiscFlags & D3D11_QUERY_MISC_PREDICATEHINT};
+  Lock lock(device->lock());
+  query->memory = allocatePrivate(device->ddi().pfnCalcPrivateQuerySize(device->handle(), &args));
+  query->handle.pDrvPrivate = query->memory.get();
+  device->ddi().pfnCreateQuery(device->handle(), &args, query->handle, ddi::D3D10DDI_HRTQUERY{query.get()});
+  const HRESULT hr = device->takeError();
+  if (FAILED(hr)) {
+    query->handle.pDrvPrivate = nullptr;
+    return hr;
+  }
+  *out = query.release();
+  return S_OK;
+}
+
+}  // namespace
+
+HRESULT Device::CreateQuery(const D3D11_QUERY_DESC* desc, ID3D11Query** out) {
+  if (!desc || isPredicate(desc->Query))
+    return E_INVALIDARG;
+  return createQuery(this, *desc, out);
+}
+
+HRESULT Device::CreatePredicate(const D3D11_QUERY_DESC* desc, ID3D11Predicate** out) {
+  if (!desc || !isPredicate(desc->Query))
+    return E_INVALIDARG;
+  return createQuery(this, *desc, out);
+}
+
+}  // namespace triton::runtime
