@@ -23,6 +23,7 @@ ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, co
 
   executor::ExecutorOptions options;
   options.quotas.maxObjects = limits.max_objects;
+  options.quotas.maxMemoryBytes = limits.max_object_memory;
   // A reply holds its header and the Map pitches besides the bytes.
   const uint32_t slot = g.reply_slot_size > 64 ? g.reply_slot_size - 64 : 0;
   options.maxInlineReplyBytes = slot < 128u * 1024 ? slot : 128u * 1024;
@@ -41,6 +42,10 @@ ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, co
   options.hooks.pushSlot = [this](uint32_t slot_index, const void* data, size_t size) {
     if (m_context) npt_host_context_push_slot(m_context, slot_index, data, size);
   };
+  options.hooks.fenceSlot = [this](uint32_t slot_index, uint64_t value) {
+    if (m_context) npt_host_context_signal_fence(m_context, slot_index, value);
+  };
+  options.fenceSlotCount = g.fence_count;
   options.hooks.log = [context_id](const char* line) {
     std::fprintf(stderr, "neptune-server: context %u: %s\n", context_id, line);
   };

@@ -1,13 +1,16 @@
-// neptune-server: the render server. Linux: one worker process per context.
-// Windows (and Wine): neptune-server.exe, one worker thread per context.
+// neptune-server: the render server, one worker process per context (Linux: forked;
+// Windows and Wine: neptune-server.exe started again with --worker).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #if defined(_WIN32)
+#include <windows.h>
 #include "server_win32.h"
+#include "worker_process_win32.h"
 #else
+#include <unistd.h>
 #include "server.h"
 #endif
 
@@ -26,12 +29,26 @@ static void usage() {
     "  --max-ring-size BYTES\n"
     "  --max-bulk BYTES\n"
     "  --max-reply-slots N    pending replies\n"
-    "  --max-objects N\n"
+    "  --max-objects N        live objects per context\n"
+    "  --max-object-memory BYTES\n"
+    "                         resource bytes per context\n"
     "  --spin-us N            worker polling before it announces idle\n"
-    "  --verbose\n");
+    "  --verbose\n"
+#if defined(_WIN32)
+    "  --contexts process|thread\n"
+    "                         process (default): one worker process per context;\n"
+    "                         thread: contexts on threads of the server (debugging only)\n"
+    "  --watchdog-ms N        terminate a worker that makes no progress for N ms and\n"
+    "                         remove its context (default 10000; 0: off)\n"
+#endif
+    );
 }
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  if (argc > 1 && std::strcmp(argv[1], "--worker") == 0)
+    return worker_process_main(argc - 1, argv + 1);
+#endif
   ServerConfig config;
   npt_host_default_limits(&config.limits);
   for (int i = 1; i < argc; i++) {
@@ -58,14 +75,37 @@ int main(int argc, char** argv) {
     else if (a == "--max-bulk") config.limits.max_bulk_size = std::strtoull(value(), nullptr, 0);
     else if (a == "--max-reply-slots") config.limits.max_reply_slots = uint32_t(std::strtoul(value(), nullptr, 0));
     else if (a == "--max-objects") config.limits.max_objects = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--max-object-memory") config.limits.max_object_memory = std::strtoull(value(), nullptr, 0);
     else if (a == "--spin-us") config.spin_us = uint32_t(std::strtoul(value(), nullptr, 0));
     else if (a == "--verbose") config.verbose = true;
+#if defined(_WIN32)
+    else if (a == "--contexts") {
+      std::string mode = value();
+      if (mode == "process") config.contexts_in_threads = false;
+      else if (mode == "thread") config.contexts_in_threads = true;
+      else { usage(); return 2; }
+    }
+    else if (a == "--watchdog-ms") config.watchdog_ms = uint32_t(std::strtoul(value(), nullptr, 0));
+#endif
     else { usage(); return 2; }
   }
   if (config.socket_path.empty()) {
     usage();
     return 2;
   }
+  // Executors name the cross-context sharing registry after the server instance; every
+  // worker inherits this (the parent's pid) with the rest of the environment.
+  char instance[32];
+#if defined(_WIN32)
+  std::snprintf(instance, sizeof(instance), "%lu", GetCurrentProcessId());
+  // Both the C runtime's copy (getenv in thread mode) and the process environment
+  // (inherited by the workers).
+  _putenv_s("NPT_SERVER_INSTANCE", instance);
+  SetEnvironmentVariableA("NPT_SERVER_INSTANCE", instance);
+#else
+  std::snprintf(instance, sizeof(instance), "%d", int(::getpid()));
+  ::setenv("NPT_SERVER_INSTANCE", instance, 1);
+#endif
 #if defined(_WIN32)
   Win32Server server(config);
 #else

@@ -257,7 +257,7 @@ void Server::accept_guest(int listener, bool tcp) {
     sigprocmask(SIG_SETMASK, &set, nullptr);
 
     WorkerParams p;
-    p.socket = std::move(conn);
+    p.link = std::make_unique<SocketGuestLink>(std::move(conn));
     p.base = static_cast<uint8_t*>(base);
     p.size = size;
     p.geometry = g;

@@ -1,6 +1,7 @@
 #define _CRT_RAND_S  // rand_s: the token must not be guessable
 #include <cstdlib>
 #include "server_win32.h"
+#include "context_supervisor_win32.h"
 #include "hello_checks.h"
 
 #include <cstdio>
@@ -35,19 +36,38 @@ std::string random_token() {
 
 }
 
+Win32Server::Win32Server(const ServerConfig& config) : m_config(config) {}
+
 Win32Server::~Win32Server() {
   m_listener.close();
   if (!m_rendezvous_path.empty())
     DeleteFileA(m_rendezvous_path.c_str());
-  for (auto& c : m_contexts)
+  for (auto& c : m_threads)
     if (c.thread.joinable())
       c.thread.detach();
+  // Supervising threads end with their workers, which end with the job.
+  for (auto& s : m_supervised)
+    s.release();
 }
 
 bool Win32Server::start() {
   if (!socket_library_init())
     return false;
-  SOCKET s = ::socket(AF_INET, SOCK_STREAM, 0);
+  char exe[MAX_PATH];
+  DWORD n = GetModuleFileNameA(nullptr, exe, sizeof(exe));
+  if (n == 0 || n >= sizeof(exe))
+    return false;
+  m_exe = exe;
+  if (!m_config.contexts_in_threads) {
+    HANDLE job = CreateJobObjectA(nullptr, nullptr);
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits = {};
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+    if (job && SetInformationJobObject(job, JobObjectExtendedLimitInformation, &limits, sizeof(limits)))
+      m_job = job;
+    else if (job)
+      CloseHandle(job);
+  }
+  SOCKET s = WSASocketA(AF_INET, SOCK_STREAM, 0, nullptr, 0, WSA_FLAG_NO_HANDLE_INHERIT);
   sockaddr_in in = {};
   in.sin_family = AF_INET;
   in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -74,20 +94,24 @@ int Win32Server::run() {
     SOCKET c = ::accept(SOCKET(m_listener.native()), nullptr, nullptr);
     if (c == INVALID_SOCKET)
       return 1;
-    accept_guest(Socket(Socket::Native(c)));
+    // No worker may inherit another guest's socket.
+    SetHandleInformation(HANDLE(c), HANDLE_FLAG_INHERIT, 0);
     reap();
+    accept_guest(Socket(Socket::Native(c)));
   }
 }
 
 void Win32Server::reap() {
-  for (auto it = m_contexts.begin(); it != m_contexts.end();) {
+  for (auto it = m_threads.begin(); it != m_threads.end();) {
     if (it->done) {
       it->thread.join();
-      it = m_contexts.erase(it);
+      it = m_threads.erase(it);
     } else {
       ++it;
     }
   }
+  for (auto it = m_supervised.begin(); it != m_supervised.end();)
+    it = (*it)->done() ? m_supervised.erase(it) : std::next(it);
 }
 
 void Win32Server::accept_guest(Socket conn) {
@@ -104,7 +128,7 @@ void Win32Server::accept_guest(Socket conn) {
   Hello hello = {};
   if (!conn.recv_all(&hello, sizeof(hello), 2000))
     return;
-  if (auto refusal = check_hello(hello, &m_token, m_contexts.size(), m_config.max_contexts))
+  if (auto refusal = check_hello(hello, &m_token, live_contexts(), m_config.max_contexts))
     return refuse(*refusal, connect_error_name(*refusal));
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };
@@ -127,6 +151,40 @@ void Win32Server::accept_guest(Socket conn) {
     return refuse(ConnectError::ServerError, "cannot create shared memory");
   }
   HostContext::initialize_memory(static_cast<uint8_t*>(base), geometry_from_hello(hello), id);
+  const bool socket_wake = (hello.flags & kHelloSocketWake) != 0;
+
+  if (!m_config.contexts_in_threads) {
+    ContextSupervisor::Setup setup;
+    setup.id = id;
+    setup.exe = m_exe;
+    setup.mapping_name = name;
+    setup.mapping = mapping;
+    setup.base = static_cast<uint8_t*>(base);
+    setup.size = size;
+    setup.geometry = g;
+    setup.config = &m_config;
+    setup.socket_wake = socket_wake;
+    setup.job = m_job;
+    std::string error;
+    std::unique_ptr<ContextSupervisor> supervisor = ContextSupervisor::start(setup, &error);
+    if (!supervisor) {
+      std::fprintf(stderr, "neptune-server: context %u: %s\n", id, error.c_str());
+      return refuse(ConnectError::ServerError, error.c_str());
+    }
+    welcome.worker_pid = supervisor->worker_pid();
+    welcome.shm_size = size;
+    welcome.flags = kWelcomePath;
+    std::snprintf(welcome.path, sizeof(welcome.path), "%s", name);
+    // A guest that cannot take its Welcome leaves; the supervisor's destructor ends
+    // the worker and releases the memory.
+    if (!conn.send_all(&welcome, sizeof(welcome)))
+      return;
+    if (m_config.verbose)
+      std::fprintf(stderr, "neptune-server: context %u in worker process %lu (%s)\n", id, supervisor->worker_pid(), name);
+    supervisor->supervise(std::move(conn));
+    m_supervised.push_back(std::move(supervisor));
+    return;
+  }
 
   welcome.worker_pid = id;
   welcome.shm_size = size;
@@ -138,15 +196,15 @@ void Win32Server::accept_guest(Socket conn) {
     return;
   }
 
-  m_contexts.emplace_back();
-  Context& c = m_contexts.back();
+  m_threads.emplace_back();
+  ThreadContext& c = m_threads.back();
   auto params = std::make_shared<WorkerParams>();
-  params->socket = std::move(conn);
+  params->link = std::make_unique<SocketGuestLink>(std::move(conn));
   params->base = static_cast<uint8_t*>(base);
   params->size = size;
   params->geometry = g;
   params->limits = m_config.limits;
-  params->socket_wake = (hello.flags & kHelloSocketWake) != 0;
+  params->socket_wake = socket_wake;
   params->wait_for_mapped_ack = true;
   params->dispatch = m_config.dispatch;
   params->spin_us = m_config.spin_us;
@@ -157,7 +215,7 @@ void Win32Server::accept_guest(Socket conn) {
     if (load_acquire(control->device_state) == kDeviceAlive)
       store_release(control->fatal_reason, uint32_t(FatalReason::GuestDisconnected));
     store_seq_cst(control->device_state, uint32_t(kDeviceRemovedState));
-    params->socket.close();
+    params->link.reset();
     UnmapViewOfFile(base);
     CloseHandle(mapping);
     c.done = true;

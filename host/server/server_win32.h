@@ -3,7 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <list>
-#include <mutex>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -12,32 +12,41 @@
 
 // neptune-server.exe: the Windows server (also run under Wine). Guests connect on
 // loopback TCP with the token from PATH.tcp and get a named file mapping. Each context
-// runs on its own thread: a crash in one takes the whole server down (no process per
-// context yet, see README.md).
+// runs in its own worker process (`neptune-server.exe --worker`, worker_process_win32.h),
+// supervised by a thread of the parent that keeps the guest's socket
+// (context_supervisor_win32.h). `--contexts thread` runs contexts on threads of the
+// server instead, for debugging: a crash in one then takes the whole server down.
 namespace npt::server {
+
+class ContextSupervisor;
 
 class Win32Server {
 public:
-  explicit Win32Server(const ServerConfig& config) : m_config(config) {}
+  explicit Win32Server(const ServerConfig& config);
   ~Win32Server();
   bool start();
   int run();
 
 private:
-  struct Context {
+  // A context on a thread of this process (--contexts thread).
+  struct ThreadContext {
     std::thread thread;
     std::atomic<bool> done{false};
   };
 
   void accept_guest(transport::Socket conn);
   void reap();
+  size_t live_contexts() const { return m_threads.size() + m_supervised.size(); }
 
   ServerConfig m_config;
+  std::string m_exe;             // this program, started again as each worker
   transport::Socket m_listener;
   std::string m_rendezvous_path;
   std::string m_token;
   uint32_t m_next_id = 1;
-  std::list<Context> m_contexts;
+  void* m_job = nullptr;         // workers die with the server (kill on job close)
+  std::list<ThreadContext> m_threads;
+  std::list<std::unique_ptr<ContextSupervisor>> m_supervised;
 };
 
 }

@@ -1,5 +1,6 @@
 #include "worker.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -16,22 +17,54 @@
 
 namespace npt::server {
 
+void SocketGuestLink::wake_guest() { m_socket.send_byte_nonblocking(transport::kWakeByte); }
+
+bool SocketGuestLink::wait_doorbell(int timeout_ms) {
+  int r = m_socket.wait_readable(timeout_ms);
+  return !(r < 0 || (r > 0 && !m_socket.drain()));
+}
+
+bool SocketGuestLink::guest_alive() { return m_socket.peer_alive(); }
+
+void SocketGuestLink::wait_mapped_ack(int timeout_ms) {
+  uint8_t ack = 0;
+  m_socket.recv_all(&ack, 1, timeout_ms);
+}
+
 namespace {
 
-void wake_by_socket(void* user) {
-  static_cast<transport::Socket*>(user)->send_byte_nonblocking(transport::kWakeByte);
+void wake_guest(void* user) { static_cast<GuestLink*>(user)->wake_guest(); }
+
+void bump(uint64_t* progress) {
+  if (progress)
+    std::atomic_ref<uint64_t>(*progress).fetch_add(1, std::memory_order_relaxed);
 }
+
+// Every command bumps the progress word first, so a parent watching it tells a worker
+// stuck inside one command (a hung backend) from one that is merely busy.
+struct CountingDispatch {
+  npt_host_dispatch_fn inner;
+  void* user;
+  uint64_t* progress;
+
+  static int dispatch(void* self, uint32_t ring, const uint8_t* cmd, size_t size, npt_host_reply* reply) {
+    auto* d = static_cast<CountingDispatch*>(self);
+    bump(d->progress);
+    return d->inner(d->user, ring, cmd, size, reply);
+  }
+};
 
 // Sleeps until the guest rings. Returns false once the guest has disconnected.
 bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
   auto* control = reinterpret_cast<transport::ControlBlock*>(p.base);
   if (p.socket_wake) {
-    // Guests without cross-process futexes ring with a byte on the socket.
+    // Guests without cross-process futexes ring with a byte on the socket. The slice is
+    // short so that a watching parent sees progress while the context is idle.
     if (!npt_host_context_enter_idle(context))
       return true;
-    int r = p.socket.wait_readable(1000);
+    bool alive = p.link->wait_doorbell(100);
     npt_host_context_leave_idle(context);
-    return !(r < 0 || (r > 0 && !p.socket.drain()));
+    return alive;
   }
   // Read the counter before announcing idle: a ring after that changes it and the
   // futex wait returns at once.
@@ -42,7 +75,7 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
   npt_host_context_leave_idle(context);
   // Woken by nothing: check that the guest is still there (a dead guest closes its socket).
   if (transport::load_acquire(control->doorbell) == seen && npt_host_context_has_work(context) == 0)
-    return p.socket.peer_alive();
+    return p.link->guest_alive();
   return true;
 }
 
@@ -55,10 +88,15 @@ int run_worker(WorkerParams& p) {
   void* user = &diag;
   std::unique_ptr<ExecutorDispatch> executor;
   if (p.dispatch == DispatchMode::Executor) {
-    // The backend is opened here, per context (in the worker process on Linux).
+    // The backend is opened here, per context (in the worker process).
     executor = std::make_unique<ExecutorDispatch>(p.base, p.geometry, p.limits, p.worker_id);
     dispatch = ExecutorDispatch::dispatch;
     user = executor.get();
+  }
+  CountingDispatch counting{ dispatch, user, p.progress };
+  if (p.progress) {
+    dispatch = CountingDispatch::dispatch;
+    user = &counting;
   }
   if (npt_host_context_create(&p.geometry, &p.limits, dispatch, user, &context) != 0)
     return 2;
@@ -66,7 +104,7 @@ int run_worker(WorkerParams& p) {
   if (executor)
     executor->attach(context);
   if (p.socket_wake)
-    npt_host_context_set_waker(context, wake_by_socket, &p.socket);
+    npt_host_context_set_waker(context, wake_guest, p.link.get());
   if (npt_host_context_attach_memory(context, p.base, p.size, p.worker_id) != 0)
     return 2;
   if (executor && !executor->backend_ok()) {
@@ -76,16 +114,19 @@ int run_worker(WorkerParams& p) {
 
   if (p.wait_for_mapped_ack || !p.unlink_path.empty()) {
     // The guest maps the memory by name, acknowledges, and then nobody else can open it.
-    uint8_t ack = 0;
-    p.socket.recv_all(&ack, 1, 10000);
+    p.link->wait_mapped_ack(10000);
 #if !defined(_WIN32)
     if (!p.unlink_path.empty())
       ::unlink(p.unlink_path.c_str());
 #endif
   }
+  // From here on a parent's watchdog may judge the worker by its progress word.
+  if (p.running)
+    std::atomic_ref<uint32_t>(*p.running).store(1, std::memory_order_release);
 
   int status = 0;
   for (;;) {
+    bump(p.progress);
     if (npt_host_context_process(context, 4096))
       continue;
     if (npt_host_context_fatal_reason(context)) {

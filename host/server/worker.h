@@ -1,20 +1,56 @@
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "neptune/host.h"
 #include "neptune/transport/socket.h"
 
-// The body of one context's worker process: drives the context until the guest
-// disconnects or the context turns fatal. A crash here takes down this context only.
+// The body of one context's worker: drives the context until the guest disconnects or
+// the context turns fatal. It runs in its own process (Linux: forked; Windows: a
+// `neptune-server.exe --worker` process) so that a crash here takes down this context
+// only; neptune-server.exe can also run it on a thread (--contexts thread, debugging).
 namespace npt::server {
 
 // Executor: decode, validate and execute on the D3D11 backend (the default). Null and
 // Diag serve the transport's tests and benchmarks (diagnostic_dispatch.h).
 enum class DispatchMode { Null, Diag, Executor };
 
+// What the worker needs from its guest besides the shared memory: the doorbell and the
+// wakeups of guests that block on their socket (kHelloSocketWake), the mapped
+// acknowledgement, and whether the guest is still there. The worker owns the socket
+// itself (Linux, thread mode) or its parent does and relays (Windows worker process).
+class GuestLink {
+public:
+  virtual ~GuestLink() = default;
+  // Socket-wake guests: a reply slot they block on completed.
+  virtual void wake_guest() = 0;
+  // Socket-wake guests: sleeps until the guest rings or timeout_ms pass. False once the
+  // guest is gone.
+  virtual bool wait_doorbell(int timeout_ms) = 0;
+  // Without blocking: false once the guest is gone (or the worker was told to end).
+  virtual bool guest_alive() = 0;
+  // The guest maps the memory by name and acknowledges; the worker may then unlink it.
+  virtual void wait_mapped_ack(int timeout_ms) = 0;
+};
+
+// The worker reads and writes the guest's socket itself.
+class SocketGuestLink final : public GuestLink {
+public:
+  explicit SocketGuestLink(transport::Socket socket) : m_socket(std::move(socket)) {}
+  void wake_guest() override;
+  bool wait_doorbell(int timeout_ms) override;
+  bool guest_alive() override;
+  void wait_mapped_ack(int timeout_ms) override;
+  transport::Socket& socket() { return m_socket; }
+
+private:
+  transport::Socket m_socket;
+};
+
 struct WorkerParams {
-  transport::Socket socket;
+  std::unique_ptr<GuestLink> link;
   uint8_t* base = nullptr;
   uint64_t size = 0;
   npt_host_geometry geometry = {};
@@ -25,9 +61,14 @@ struct WorkerParams {
   DispatchMode dispatch = DispatchMode::Executor;
   uint32_t spin_us = 50;         // poll this long before announcing idle
   uint32_t worker_id = 0;
+  // Host-private words a supervising parent watches (null: nobody watches). The worker
+  // bumps *progress before every command and every idle slice (at most 100 ms apart
+  // while it is healthy) and sets *running once its backend is up.
+  uint64_t* progress = nullptr;
+  uint32_t* running = nullptr;
 };
 
-// Exit status: 0 guest disconnected, 3 context fatal.
+// Exit status: 0 guest disconnected, 2 the context could not be set up, 3 context fatal.
 int run_worker(WorkerParams& params);
 
 }

@@ -17,6 +17,7 @@ const char* fatal_reason_name(FatalReason reason) {
     case FatalReason::WorkerDied:        return "worker process died";
     case FatalReason::GuestDisconnected: return "guest disconnected";
     case FatalReason::BadHandshake:      return "bad handshake";
+    case FatalReason::WorkerHung:        return "worker made no progress (watchdog)";
   }
   return "unknown";
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <windows.h>
 #include <psapi.h>
+#include <tlhelp32.h>
 
 #include <atomic>
 #include <cstring>
@@ -246,13 +247,39 @@ Memory memoryOf(HANDLE process) {
   return Memory{counters.WorkingSetSize / 1048576.0, counters.PrivateUsage / 1048576.0};
 }
 
+// Working set of a process's children (the server's worker processes).
+Memory memoryOfChildren(DWORD parent, int* count) {
+  Memory total;
+  *count = 0;
+  HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+  PROCESSENTRY32 entry = {};
+  entry.dwSize = sizeof(entry);
+  for (BOOL more = Process32First(snapshot, &entry); more; more = Process32Next(snapshot, &entry)) {
+    if (entry.th32ParentProcessID != parent) continue;
+    HANDLE child = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION | PROCESS_VM_READ, FALSE, entry.th32ProcessID);
+    if (!child) continue;
+    Memory m = memoryOf(child);
+    CloseHandle(child);
+    total.workingSetMiB += m.workingSetMiB;
+    total.privateMiB += m.privateMiB;
+    (*count)++;
+  }
+  CloseHandle(snapshot);
+  return total;
+}
+
 // Host memory per idle context (issue 5: <= 16 MiB beyond the backend's own). The
 // server's growth per idle context (connected, host info sent, one device created) is
 // measured, and so is the backend's own cost of one more device on its own thread,
 // created directly in this process; the difference is what the host adds per context
-// (transport memory, decoder, executor, tables, worker thread).
+// (transport memory, decoder, executor, tables, worker thread). Contexts run on threads
+// of the server here (--contexts thread) so that the figures compare like with like;
+// the default worker process per context adds a Wine process with its own backend
+// (next test).
 TEST_F(ExecutorServer, IdleContextCostsAtMost16MiBBeyondTheBackend) {
   constexpr int kContexts = 8;
+  Win32ServerProcess server("--dispatch executor --contexts thread");
+  ASSERT_TRUE(server.running());
   std::vector<std::unique_ptr<WireGuest>> guests;
   auto addContext = [&] {
     guests.push_back(std::make_unique<WireGuest>(server));
@@ -316,6 +343,39 @@ TEST_F(ExecutorServer, IdleContextCostsAtMost16MiBBeyondTheBackend) {
   RecordProperty("backend_mib_per_device", std::to_string(backendPerDevice));
   RecordProperty("host_mib_per_context", std::to_string(hostPerContext));
   EXPECT_LE(hostPerContext, 16.0);
+}
+
+// The default mode: each idle context is a worker process (Wine process, backend
+// loaded, one device). Its whole working set is the per-context cost; the parent's
+// growth is what it keeps per context (mapping view, supervising thread).
+TEST_F(ExecutorServer, IdleWorkerProcessCostIsMeasured) {
+  constexpr int kContexts = 4;
+  Memory parentBefore = memoryOf(server.process());
+  std::vector<std::unique_ptr<WireGuest>> guests;
+  for (int i = 0; i < kContexts; i++) {
+    guests.push_back(std::make_unique<WireGuest>(server));
+    WireGuest& guest = *guests.back();
+    ASSERT_TRUE(guest.connected());
+    ASSERT_TRUE(protocol::encode_QueryHostInfo(guest.w()));
+    std::vector<uint8_t> reply;
+    ASSERT_EQ(guest.call(reply), kOk);
+    protocol::ObjectId device, context;
+    ASSERT_EQ(guest.createDevice(&device, &context), S_OK);
+  }
+  Sleep(300);
+  int workers = 0;
+  Memory children = memoryOfChildren(GetProcessId(server.process()), &workers);
+  Memory parentAfter = memoryOf(server.process());
+  ASSERT_EQ(workers, kContexts);
+  const double perWorker = children.workingSetMiB / workers;
+  const double parentPerContext = (parentAfter.workingSetMiB - parentBefore.workingSetMiB) / kContexts;
+  std::printf("idle context in a worker process: %.2f MiB working set (private %.2f) per worker; "
+              "parent +%.2f MiB per context\n",
+              perWorker, children.privateMiB / workers, parentPerContext);
+  RecordProperty("worker_process_mib", std::to_string(perWorker));
+  RecordProperty("parent_mib_per_context", std::to_string(parentPerContext));
+  // The parent keeps no backend state per context.
+  EXPECT_LE(parentPerContext, 2.0);
 }
 
 }  // namespace

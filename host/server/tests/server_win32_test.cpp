@@ -1,8 +1,13 @@
 // neptune-server.exe under Wine with PE guests: handshake and limits, named mapping,
-// malformed ring state, server death. (One thread per context: no crash isolation.)
+// malformed ring state, server death; a worker process per context: a killed, crashed
+// or hung worker removes its own context only, workers end with their guest and with
+// the server, guests that block on their socket are served through the parent's relay,
+// and the thread mode (debugging) still serves.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -106,4 +111,212 @@ TEST(Win32Server, ServerDeathFailsCallsWithin100ms) {
   caller.join();
   EXPECT_EQ(result.load(), kDeviceRemoved);
   EXPECT_LT((returned_at.load() - killed_at) / 1000000, 100u);
+}
+
+namespace {
+
+// Blocks in a call the worker answers only after `ms` (the worker sits inside one
+// command); returns what the call returned and when.
+struct BlockedCall {
+  std::atomic<uint64_t> returned_at{0};
+  std::atomic<Status> result{kOk};
+  std::thread thread;
+  BlockedCall(GuestConnection& guest, uint32_t ms) {
+    thread = std::thread([this, &guest, ms] {
+      uint32_t sleep_cmd[2] = { kDiagSleep, ms };
+      uint32_t reply[4];
+      size_t n;
+      result = guest.call(0, sleep_cmd, sizeof(sleep_cmd), reply, sizeof(reply), &n);
+      returned_at = now_ns();
+    });
+  }
+  void wait() {
+    if (thread.joinable())
+      thread.join();
+  }
+  ~BlockedCall() { wait(); }
+};
+
+bool process_ends_within(DWORD pid, DWORD ms) {
+  HANDLE process = OpenProcess(SYNCHRONIZE, FALSE, pid);
+  if (!process)
+    return true;   // already gone
+  bool ended = WaitForSingleObject(process, ms) == WAIT_OBJECT_0;
+  CloseHandle(process);
+  return ended;
+}
+
+}
+
+TEST(Win32ServerWorkers, EachContextRunsInItsOwnWorkerProcess) {
+  Win32ServerProcess server;
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> a, b;
+  ASSERT_EQ(server.connect(&a), kOk);
+  ASSERT_EQ(server.connect(&b), kOk);
+  ASSERT_TRUE(echo_ok(*a, 0, 1));
+  ASSERT_TRUE(echo_ok(*b, 0, 2));
+  const DWORD server_pid = GetProcessId(server.process());
+  EXPECT_NE(a->worker_pid(), b->worker_pid());
+  EXPECT_NE(a->worker_pid(), server_pid);
+  EXPECT_NE(b->worker_pid(), server_pid);
+}
+
+TEST(Win32ServerWorkers, KilledWorkerRemovesOnlyItsContextAtOnce) {
+  Win32ServerProcess server;
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> victim, other;
+  ASSERT_EQ(server.connect(&victim), kOk);
+  ASSERT_EQ(server.connect(&other), kOk);
+  ASSERT_TRUE(echo_ok(*victim, 0, 1));
+  ASSERT_TRUE(echo_ok(*other, 0, 1));
+  uint64_t killed_at = 0;
+  {
+    BlockedCall call(*victim, 5000);
+    Sleep(100);
+    HANDLE worker = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, victim->worker_pid());
+    ASSERT_NE(worker, nullptr);
+    killed_at = now_ns();
+    ASSERT_TRUE(TerminateProcess(worker, 9));
+    CloseHandle(worker);
+    call.wait();
+    EXPECT_EQ(call.result.load(), kDeviceRemoved);
+    const uint64_t ms = (call.returned_at.load() - killed_at) / 1000000;
+    std::printf("killed worker: the blocked call returned after %llu ms\n", (unsigned long long)ms);
+    EXPECT_LT(ms, 500u);
+  }
+  EXPECT_EQ(victim->status(), kDeviceRemoved);
+  EXPECT_EQ(victim->fatal_reason(), uint32_t(FatalReason::WorkerDied));
+  for (uint32_t i = 0; i < 200; i++)
+    ASSERT_TRUE(echo_ok(*other, i % 2, i));
+  std::unique_ptr<GuestConnection> next;
+  ASSERT_EQ(server.connect(&next), kOk);
+  EXPECT_TRUE(echo_ok(*next, 0, 7));
+  EXPECT_TRUE(server.running());
+}
+
+TEST(Win32ServerWorkers, CrashedWorkerRemovesOnlyItsContext) {
+  Win32ServerProcess server;
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> victim, other;
+  ASSERT_EQ(server.connect(&victim), kOk);
+  ASSERT_EQ(server.connect(&other), kOk);
+  uint32_t abort_cmd = kDiagAbort;
+  uint32_t reply[4];
+  size_t n = 0;
+  EXPECT_EQ(victim->call(0, &abort_cmd, sizeof(abort_cmd), reply, sizeof(reply), &n), kDeviceRemoved);
+  EXPECT_EQ(victim->fatal_reason(), uint32_t(FatalReason::WorkerDied));
+  for (uint32_t i = 0; i < 100; i++)
+    ASSERT_TRUE(echo_ok(*other, 0, i));
+  EXPECT_TRUE(server.running());
+}
+
+TEST(Win32ServerWorkers, WatchdogRemovesAHungWorkersContext) {
+  Win32ServerProcess server("--watchdog-ms 500");
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> victim, other;
+  ASSERT_EQ(server.connect(&victim), kOk);
+  ASSERT_EQ(server.connect(&other), kOk);
+  ASSERT_TRUE(echo_ok(*victim, 0, 1));
+  const DWORD worker = victim->worker_pid();
+  const uint64_t started = now_ns();
+  {
+    // 20 s inside one command: no progress, as a hung backend call.
+    BlockedCall call(*victim, 20000);
+    // The other context is served while the victim hangs.
+    for (uint32_t i = 0; i < 50; i++) {
+      ASSERT_TRUE(echo_ok(*other, 0, i));
+      Sleep(5);
+    }
+    call.wait();
+    EXPECT_EQ(call.result.load(), kDeviceRemoved);
+    const uint64_t ms = (call.returned_at.load() - started) / 1000000;
+    std::printf("hung worker (watchdog 500 ms): the blocked call returned after %llu ms\n", (unsigned long long)ms);
+    EXPECT_GE(ms, 500u);
+    EXPECT_LT(ms, 2000u);
+  }
+  EXPECT_EQ(victim->fatal_reason(), uint32_t(FatalReason::WorkerHung));
+  EXPECT_TRUE(process_ends_within(worker, 2000));
+  for (uint32_t i = 0; i < 100; i++)
+    ASSERT_TRUE(echo_ok(*other, 0, i));
+  // An idle worker is not hung: it reports progress while it sleeps.
+  Sleep(1500);
+  EXPECT_TRUE(echo_ok(*other, 0, 1));
+  EXPECT_EQ(other->status(), kOk);
+}
+
+TEST(Win32ServerWorkers, WorkerEndsWhenItsGuestDisconnects) {
+  Win32ServerProcess server;
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> guest;
+  ASSERT_EQ(server.connect(&guest), kOk);
+  ASSERT_TRUE(echo_ok(*guest, 0, 1));
+  const DWORD worker = guest->worker_pid();
+  guest.reset();
+  EXPECT_TRUE(process_ends_within(worker, 3000));
+  EXPECT_TRUE(server.running());
+}
+
+TEST(Win32ServerWorkers, WorkersEndWithTheServer) {
+  Win32ServerProcess server;
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> a, b;
+  ASSERT_EQ(server.connect(&a), kOk);
+  ASSERT_EQ(server.connect(&b), kOk);
+  ASSERT_TRUE(echo_ok(*a, 0, 1));
+  ASSERT_TRUE(echo_ok(*b, 0, 1));
+  server.kill();
+  EXPECT_TRUE(process_ends_within(a->worker_pid(), 3000));
+  EXPECT_TRUE(process_ends_within(b->worker_pid(), 3000));
+}
+
+TEST(Win32ServerWorkers, ThreadModeStillServes) {
+  Win32ServerProcess server("--contexts thread");
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> guest;
+  ASSERT_EQ(server.connect(&guest), kOk);
+  for (uint32_t i = 0; i < 100; i++)
+    ASSERT_TRUE(echo_ok(*guest, i % 2, i));
+  EXPECT_EQ(guest->worker_pid(), 1u);   // thread mode: the context id, no process
+}
+
+// Guests that cannot use futexes (real Windows; forced here) ring and are woken through
+// their socket, which the parent keeps and relays to the worker. The transport picks
+// the wake mode once per process, so the case runs in a child process of this test.
+TEST(Win32ServerWorkers, SocketWakeGuestsAreServedThroughTheParentsRelay) {
+  char marker[8] = {};
+  if (GetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", marker, sizeof(marker))) {
+    Win32ServerProcess server;
+    ASSERT_TRUE(server.running());
+    std::unique_ptr<GuestConnection> guest;
+    ASSERT_EQ(server.connect(&guest), kOk);
+    ASSERT_FALSE(address_wait_is_cross_process());
+    for (uint32_t i = 0; i < 50; i++) {
+      ASSERT_TRUE(echo_ok(*guest, 0, i));
+      Sleep(i % 10 == 0 ? 150 : 0);   // let the worker go idle now and then
+    }
+    // A reply the guest blocks for (socket wake byte from the parent).
+    BlockedCall call(*guest, 300);
+    call.wait();
+    EXPECT_EQ(call.result.load(), kOk);
+    return;
+  }
+  char exe[MAX_PATH];
+  GetModuleFileNameA(nullptr, exe, sizeof(exe));
+  std::string cmd = std::string("\"") + exe + "\" --gtest_filter=Win32ServerWorkers.SocketWakeGuests*";
+  SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", "1");
+  SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", "1");
+  STARTUPINFOA si = {};
+  si.cb = sizeof(si);
+  PROCESS_INFORMATION pi = {};
+  BOOL created = CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi);
+  SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", nullptr);
+  SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", nullptr);
+  ASSERT_TRUE(created);
+  ASSERT_EQ(WaitForSingleObject(pi.hProcess, 60000), WAIT_OBJECT_0);
+  DWORD code = 1;
+  GetExitCodeProcess(pi.hProcess, &code);
+  CloseHandle(pi.hProcess);
+  CloseHandle(pi.hThread);
+  EXPECT_EQ(code, 0u) << "the socket-wake child test failed (its output is above)";
 }

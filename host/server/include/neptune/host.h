@@ -39,6 +39,7 @@ typedef struct npt_host_limits {
   uint32_t max_objects;       /* enforced by the object tables of the dispatcher */
   uint64_t max_bulk_size;
   uint64_t max_command_size;  /* largest out-of-line command copied out */
+  uint64_t max_object_memory; /* bytes of resources a context may hold; enforced like max_objects */
 } npt_host_limits;
 
 /* Per-context limits neptune-server uses by default. */

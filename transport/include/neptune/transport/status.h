@@ -34,6 +34,7 @@ enum class FatalReason : uint32_t {
   WorkerDied        = 10, // the worker process exited or crashed (set by the server)
   GuestDisconnected = 11,
   BadHandshake      = 12,
+  WorkerHung        = 13, // the worker made no progress for the server's watchdog time (set by the server)
 };
 
 const char* fatal_reason_name(FatalReason reason);
