@@ -57,8 +57,13 @@ Outcome runExecutor(const uint8_t* data, size_t size) {
     options.hooks.log = [](const char*) {};
     auto executor = executor::createExecutor(std::move(options));
 
-    protocol::DecodeContext ctx(1u << 20);
-    ctx.handles = protocol::HandleTable(4096);
+    // One decode context for every input (allocating its arena per input costs more than
+    // the decoding), reset to a fresh context's state.
+    static protocol::DecodeContext ctx(1u << 20);
+    static const protocol::HandleTable freshHandles(4096);
+    ctx.handles = freshHandles;
+    ctx.self = 0;
+    ctx.selfIface = 0;
     ctx.pushSlotCount = kPushSlots;
     std::vector<uint8_t> replies;
     ctx.replies = &replies;
@@ -66,6 +71,7 @@ Outcome runExecutor(const uint8_t* data, size_t size) {
     protocol::DecodeResult result = decoder.decode(data, size);
     if (result.code != protocol::ErrorCode::Ok) executor->makeFatal(executor::FatalCode::Protocol, "decoder");
     if (!executor->isFatal()) executor->pollQueries();
+    ctx.replies = nullptr;
     out.accepted = result.code == protocol::ErrorCode::Ok && !executor->isFatal();
     out.code = result.code != protocol::ErrorCode::Ok ? uint32_t(result.code) : uint32_t(executor->fatalError().code);
     if (executor->isFatal() && executor->liveObjects() != 0)
@@ -73,6 +79,8 @@ Outcome runExecutor(const uint8_t* data, size_t size) {
   }
   const rec::Journal& journal = rec::journal();
   if (broken.empty() && !journal.violations.empty()) broken = "driver invariant: " + journal.violations.front();
+  if (broken.empty() && rec::journalReadInside(bulk.data(), bulk.size()))
+    broken = "the driver read guest-visible bulk memory (not a host copy)";
   if (broken.empty() && rec::liveObjects() != liveBefore)
     broken = std::to_string(rec::liveObjects() - liveBefore) + " backend objects outlived the executor";
   out.broken = broken;

@@ -377,11 +377,11 @@ std::vector<std::vector<uint8_t>> executorStreams() {
     encode_ID3D11Device_CreatePredicate(w, device, &occlusion, 11);
     encode_ID3D11DeviceContext_Begin(w, context, 11);
     encode_ID3D11DeviceContext_End(w, context, 11);
-    encode_ID3D11DeviceContext_SetPredication(w, context, 11, FALSE);
+    encode_ID3D11DeviceContext_SetPredication(w, context, 11, 0);
     encode_ID3D11Device_CreateDeferredContext(w, device, 0, 12);
     encode_ID3D11DeviceContext_Draw(w, 12, 3, 0);
-    encode_ID3D11DeviceContext_FinishCommandList(w, 12, FALSE, 13);
-    encode_ID3D11DeviceContext_ExecuteCommandList(w, context, 13, TRUE);
+    encode_ID3D11DeviceContext_FinishCommandList(w, 12, 0, 13);
+    encode_ID3D11DeviceContext_ExecuteCommandList(w, context, 13, 1);
     D3D11_SAMPLER_DESC sampler = {};
     sampler.Filter = D3D11_FILTER_MIN_MAG_MIP_LINEAR;
     sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D11_TEXTURE_ADDRESS_WRAP;

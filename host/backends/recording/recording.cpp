@@ -72,6 +72,16 @@ void resetJournal() {
   j.calls.clear();
   j.violations.clear();
   j.unhandledCalls = 0;
+  j.reads.clear();
+}
+
+bool journalReadInside(const void* begin, uint64_t size) {
+  const auto low = reinterpret_cast<uintptr_t>(begin), high = low + size;
+  for (const Journal::Read& read : journal().reads) {
+    const auto start = reinterpret_cast<uintptr_t>(read.data);
+    if (start < high && start + read.size > low) return true;
+  }
+  return false;
 }
 
 int64_t liveObjects() { return g_liveObjects.load(); }
@@ -105,6 +115,8 @@ void touchBytes(const void* data, uint64_t size) {
     violation("null data where " + std::to_string(size) + " bytes are read");
     return;
   }
+  Journal& j = journal();
+  if (j.reads.size() < Journal::kMaxReads) j.reads.push_back({data, size});
   // A driver copies the bytes into its own memory: so do we, in pieces (sanitizers check
   // memcpy's whole source range).
   static thread_local uint8_t scratch[64 * 1024];

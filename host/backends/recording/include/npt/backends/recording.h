@@ -28,7 +28,13 @@ struct Journal {
   std::vector<const char*> calls;          // method names in call order (bounded: kMaxCalls)
   std::vector<std::string> violations;     // broken driver invariants, in order
   uint64_t unhandledCalls = 0;             // calls the fake answers with its generated default
+  // Guest-derived memory the driver read (initial data, update sources, bytecode, arrays):
+  // a test checks that none of it is guest-visible shared memory (read once: the host
+  // validates and executes its own copy). Bounded: kMaxReads.
+  struct Read { const void* data; uint64_t size; };
+  std::vector<Read> reads;
   static constexpr size_t kMaxCalls = 1 << 16;
+  static constexpr size_t kMaxReads = 1 << 12;
 };
 
 // Adds the backend "recording" to openBackend() (idempotent).
@@ -40,6 +46,9 @@ void resetJournal();
 
 // Fake COM objects alive right now (devices, contexts, resources, views, states...).
 int64_t liveObjects();
+
+// Whether any read of the journal overlaps [begin, begin + size).
+bool journalReadInside(const void* begin, uint64_t size);
 
 // Whether the journal recorded a call to `method` ("CreateTexture2D", "Draw", ...).
 bool journalHas(const char* method);
