@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "fence.h"
 #include "log.h"
 #include "resource.h"
 #include "texture.h"
@@ -1074,7 +1075,7 @@ void STDMETHODCALLTYPE Context::GetHardwareProtectionState(WINBOOL* enable) {
     *enable = FALSE;
 }
 
-// ---- not in protocol v1: tiled resources, fences (issue 10)
+// ---- not in protocol v1: tiled resources
 
 HRESULT STDMETHODCALLTYPE Context::UpdateTileMappings(ID3D11Resource*, UINT, const D3D11_TILED_RESOURCE_COORDINATE*,
     const D3D11_TILE_REGION_SIZE*, ID3D11Buffer*, UINT, const UINT*, const UINT*, const UINT*, UINT) {
@@ -1107,14 +1108,27 @@ void STDMETHODCALLTYPE Context::TiledResourceBarrier(ID3D11DeviceChild*, ID3D11D
   NPT_WARN("tiled resources are not supported (protocol v1): TiledResourceBarrier");
 }
 
-HRESULT STDMETHODCALLTYPE Context::Signal(ID3D11Fence*, UINT64) {
-  NPT_WARN("ID3D11DeviceContext4::Signal: fences are not implemented yet (issue 10)");
-  return E_NOTIMPL;
+// ---- fences (issue 10; fence.cpp): the host writes the value once the work before the
+// Signal is done; a Wait holds the host context until the fence reaches the value.
+
+HRESULT STDMETHODCALLTYPE Context::Signal(ID3D11Fence* fence, UINT64 value) {
+  if (!fence)
+    return E_INVALIDARG;
+  if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
+    return DXGI_ERROR_INVALID_CALL;
+  protocol::ObjectId id = static_cast<Fence*>(fence)->objectId();
+  HRESULT hr = m_parent->record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext4_Signal(r.writer(), m_id, id, value); });
+  // Another process may be waiting on the value: the command leaves now.
+  return SUCCEEDED(hr) ? m_runtime->stream().flush() : hr;
 }
 
-HRESULT STDMETHODCALLTYPE Context::Wait(ID3D11Fence*, UINT64) {
-  NPT_WARN("ID3D11DeviceContext4::Wait: fences are not implemented yet (issue 10)");
-  return E_NOTIMPL;
+HRESULT STDMETHODCALLTYPE Context::Wait(ID3D11Fence* fence, UINT64 value) {
+  if (!fence)
+    return E_INVALIDARG;
+  if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
+    return DXGI_ERROR_INVALID_CALL;
+  protocol::ObjectId id = static_cast<Fence*>(fence)->objectId();
+  return m_parent->record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext4_Wait(r.writer(), m_id, id, value); });
 }
 
 }

@@ -6,10 +6,12 @@
 
 #include "buffer.h"
 #include "context.h"
+#include "fence.h"
 #include "log.h"
 #include "npt/protocol/control.h"
 #include "query.h"
 #include "shaders.h"
+#include "shared_resource.h"
 #include "states.h"
 #include "texture.h"
 #include "views.h"
@@ -853,28 +855,29 @@ void STDMETHODCALLTYPE Device::GetResourceTiling(ID3D11Resource*, UINT* tileCoun
     *subresourceTilingCount = 0;
 }
 
+// ---- shared resources and fences (issue 10): shared_resource.cpp, fence.cpp
+
+HRESULT STDMETHODCALLTYPE Device::OpenSharedResource(HANDLE handle, REFIID iid, void** out) {
+  return openSharedResource(this, handle, false, iid, out);
+}
+
+HRESULT STDMETHODCALLTYPE Device::OpenSharedResource1(HANDLE handle, REFIID iid, void** out) {
+  return openSharedResource(this, handle, true, iid, out);
+}
+
+HRESULT STDMETHODCALLTYPE Device::OpenSharedResourceByName(LPCWSTR name, DWORD access, REFIID iid, void** out) {
+  return openSharedResourceByName(this, name, access, iid, out);
+}
+
+HRESULT STDMETHODCALLTYPE Device::OpenSharedFence(HANDLE handle, REFIID iid, void** out) {
+  return Fence::open(this, handle, iid, out);
+}
+
+HRESULT STDMETHODCALLTYPE Device::CreateFence(UINT64 initialValue, D3D11_FENCE_FLAG flags, REFIID iid, void** out) {
+  return Fence::create(this, initialValue, flags, iid, out);
+}
+
 // ---- not in protocol v1
-
-HRESULT STDMETHODCALLTYPE Device::OpenSharedResource(HANDLE, REFIID, void** out) {
-  NPT_WARN("ID3D11Device::OpenSharedResource: shared resources are not supported (protocol v1)");
-  if (out)
-    *out = nullptr;
-  return E_NOTIMPL;
-}
-
-HRESULT STDMETHODCALLTYPE Device::OpenSharedResource1(HANDLE, REFIID, void** out) {
-  NPT_WARN("ID3D11Device1::OpenSharedResource1: shared resources are not supported (protocol v1)");
-  if (out)
-    *out = nullptr;
-  return E_NOTIMPL;
-}
-
-HRESULT STDMETHODCALLTYPE Device::OpenSharedResourceByName(LPCWSTR, DWORD, REFIID, void** out) {
-  NPT_WARN("ID3D11Device1::OpenSharedResourceByName: shared resources are not supported (protocol v1)");
-  if (out)
-    *out = nullptr;
-  return E_NOTIMPL;
-}
 
 void STDMETHODCALLTYPE Device::WriteToSubresource(ID3D11Resource*, UINT, const D3D11_BOX*, const void*, UINT, UINT) {
   NPT_WARN("ID3D11Device3::WriteToSubresource: CPU access to default textures is not supported (protocol v1)");
@@ -892,20 +895,6 @@ HRESULT STDMETHODCALLTYPE Device::RegisterDeviceRemovedEvent(HANDLE, DWORD* cook
 }
 
 void STDMETHODCALLTYPE Device::UnregisterDeviceRemoved(DWORD) {}
-
-HRESULT STDMETHODCALLTYPE Device::OpenSharedFence(HANDLE, REFIID, void** out) {
-  NPT_WARN("ID3D11Device5::OpenSharedFence: fences are not implemented yet (issue 10)");
-  if (out)
-    *out = nullptr;
-  return E_NOTIMPL;
-}
-
-HRESULT STDMETHODCALLTYPE Device::CreateFence(UINT64, D3D11_FENCE_FLAG, REFIID, void** out) {
-  NPT_WARN("ID3D11Device5::CreateFence: fences are not implemented yet (issue 10)");
-  if (out)
-    *out = nullptr;
-  return E_NOTIMPL;
-}
 
 // ---- INptDevice
 

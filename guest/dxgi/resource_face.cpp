@@ -2,6 +2,7 @@
 
 #include "../core/com.h"
 #include "../core/log.h"
+#include "shared_resource.h"
 
 namespace npt::guest::dxgi {
 
@@ -11,6 +12,8 @@ void* DxgiResourceFace::query(REFIID riid) {
   if (m_kind == Kind::Surface &&
       (riid == __uuidof(IDXGISurface) || riid == __uuidof(IDXGISurface1) || riid == __uuidof(IDXGISurface2)))
     return static_cast<IDXGISurface2*>(this);
+  if (riid == __uuidof(IDXGIKeyedMutex) && (miscFlags() & D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX))
+    return static_cast<IDXGIKeyedMutex*>(this);
   // The shared bases: Windows answers them with the surface face of a 2D texture.
   if (riid == __uuidof(IDXGIObject) || riid == __uuidof(IDXGIDeviceSubObject))
     return m_kind == Kind::Surface ? static_cast<void*>(static_cast<IDXGISurface2*>(this))
@@ -56,7 +59,14 @@ bool DxgiResourceFace::texture2DDesc(D3D11_TEXTURE2D_DESC* desc) {
 
 UINT DxgiResourceFace::miscFlags() {
   D3D11_TEXTURE2D_DESC desc;
-  return texture2DDesc(&desc) ? desc.MiscFlags : 0;
+  if (texture2DDesc(&desc))
+    return desc.MiscFlags;
+  ComRef<ID3D11Buffer> buffer;
+  if (FAILED(m_owner->QueryInterface(__uuidof(ID3D11Buffer), reinterpret_cast<void**>(buffer.put()))))
+    return 0;
+  D3D11_BUFFER_DESC bufferDesc;
+  buffer->GetDesc(&bufferDesc);
+  return bufferDesc.MiscFlags;
 }
 
 HRESULT DxgiResourceFace::GetDesc(DXGI_SURFACE_DESC* desc) {
@@ -135,10 +145,21 @@ HRESULT DxgiResourceFace::GetResource(REFIID riid, void** resource, UINT* subres
 HRESULT DxgiResourceFace::GetSharedHandle(HANDLE* handle) {
   if (!handle)
     return E_INVALIDARG;
-  // No resource is shared through Neptune (protocol v1 has no shared handles), so there
-  // is no handle to return.
   *handle = nullptr;
-  return DXGI_ERROR_INVALID_CALL;
+  // Resources not created SHARED/SHARED_KEYEDMUTEX have none; the host checks the same.
+  const UINT misc = miscFlags();
+  if (!(misc & (D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX)) ||
+      (misc & D3D11_RESOURCE_MISC_SHARED_NTHANDLE))
+    return E_INVALIDARG;
+  UINT64 value = m_sharedHandle.load();
+  if (!value) {
+    HRESULT hr = guest::callSyncGetSharedHandle(m_owner, &value);
+    if (FAILED(hr))
+      return hr;
+    m_sharedHandle.store(value);
+  }
+  *handle = HANDLE(uintptr_t(value));
+  return S_OK;
 }
 
 HRESULT DxgiResourceFace::GetUsage(DXGI_USAGE* usage) {
@@ -183,9 +204,35 @@ HRESULT DxgiResourceFace::CreateSharedHandle(const SECURITY_ATTRIBUTES* attribut
   if (!handle)
     return E_INVALIDARG;
   *handle = nullptr;
-  // Only resources created with SHARED_NTHANDLE have one; Neptune creates none (protocol
-  // v1: NT shared handles unsupported, creation with that flag is refused).
-  return E_INVALIDARG;
+  // Only resources created with SHARED_NTHANDLE have one.
+  if (!(miscFlags() & D3D11_RESOURCE_MISC_SHARED_NTHANDLE))
+    return E_INVALIDARG;
+  // The registry handle is valid in every process of the server and the same for every
+  // call (Windows makes a new NT handle per call, to be duplicated into other processes);
+  // a name given later than the first call is not registered.
+  UINT64 value = m_ntHandle.load();
+  if (!value) {
+    HRESULT hr = guest::callSyncCreateSharedHandle(m_owner, access, name, &value);
+    if (FAILED(hr))
+      return hr;
+    m_ntHandle.store(value);
+  }
+  *handle = HANDLE(uintptr_t(value));
+  return S_OK;
+}
+
+HRESULT DxgiResourceFace::AcquireSync(UINT64 key, DWORD milliseconds) {
+  HRESULT hr = guest::callSyncAcquireKeyedMutex(m_owner, key, milliseconds);
+  if (hr == S_OK)
+    m_mutexHeld.store(true);
+  return hr;
+}
+
+HRESULT DxgiResourceFace::ReleaseSync(UINT64 key) {
+  // Documented: releasing a keyed mutex this device does not hold.
+  if (!m_mutexHeld.exchange(false))
+    return DXGI_ERROR_INVALID_CALL;
+  return guest::recordReleaseKeyedMutex(m_owner, key);
 }
 
 DXGI_USAGE usageFromBindFlags(UINT bindFlags, D3D11_USAGE usage, UINT cpuAccessFlags) {

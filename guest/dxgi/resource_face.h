@@ -5,8 +5,10 @@
 #include <d3d11_4.h>
 #include <dxgi1_6.h>
 
-// The DXGI face of a D3D11 resource: IDXGIResource1 on every resource and IDXGISurface2
-// on 2D textures, as Windows' runtime exposes them on the same COM object. A resource
+// The DXGI face of a D3D11 resource: IDXGIResource1 on every resource, IDXGISurface2
+// on 2D textures, and IDXGIKeyedMutex on resources created SHARED_KEYEDMUTEX, as
+// Windows' runtime exposes them on the same COM object. Shared handles and the keyed
+// mutex go through guest/d3d11/shared_resource.h (issue 10). A resource
 // embeds one face and answers DXGI IIDs from it:
 //
 //   class Texture2D ... { DxgiResourceFace m_dxgi{this, DxgiResourceFace::Kind::Surface}; };
@@ -24,7 +26,7 @@ namespace npt::guest::dxgi {
 inline constexpr GUID kIID_NptDxgiResourceFace = {
   0x8c5bd6e4, 0x2f0a, 0x4d7b, { 0x9e, 0x13, 0x5a, 0x7c, 0x0b, 0x6f, 0x1e, 0x24 } };
 
-class DxgiResourceFace final : public IDXGISurface2, public IDXGIResource1 {
+class DxgiResourceFace final : public IDXGISurface2, public IDXGIResource1, public IDXGIKeyedMutex {
 public:
   enum class Kind { Resource, Surface };   // Surface: a 2D texture (IDXGISurface* too)
 
@@ -63,6 +65,9 @@ public:
   HRESULT STDMETHODCALLTYPE CreateSubresourceSurface(UINT index, IDXGISurface2** surface) override;
   HRESULT STDMETHODCALLTYPE CreateSharedHandle(const SECURITY_ATTRIBUTES* attributes, DWORD access, LPCWSTR name,
                                                HANDLE* handle) override;
+  // IDXGIKeyedMutex
+  HRESULT STDMETHODCALLTYPE AcquireSync(UINT64 key, DWORD milliseconds) override;
+  HRESULT STDMETHODCALLTYPE ReleaseSync(UINT64 key) override;
 
 private:
   bool texture2DDesc(D3D11_TEXTURE2D_DESC* desc);
@@ -71,6 +76,9 @@ private:
   ID3D11Resource* m_owner;
   Kind m_kind;
   std::atomic<DXGI_USAGE> m_usage;
+  std::atomic<UINT64> m_sharedHandle{0};    // GetSharedHandle's, once the host gave it
+  std::atomic<UINT64> m_ntHandle{0};        // CreateSharedHandle's
+  std::atomic<bool> m_mutexHeld{false};     // this device holds the keyed mutex
 };
 
 // DXGI_USAGE of a resource created with D3D11 bind flags and usage (what GetUsage

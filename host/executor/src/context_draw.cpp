@@ -80,7 +80,12 @@ NPT_INDIRECT(DispatchIndirect, 12)
 #undef NPT_INDIRECT
 
 void Executor::ID3D11DeviceContext_Flush(ObjectId self) {
-  if (ID3D11DeviceContext* context = contextOf(self, "Flush")) context->Flush();
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "Flush", nullptr, &state);
+  if (!context) return;
+  context->Flush();
+  // Legacy shared resources (no keyed mutex, no fence) are synchronised by Flush.
+  if (!state->deferred) publishOwnedResources();
 }
 
 void Executor::ID3D11DeviceContext_Begin(ObjectId self, ObjectId pAsync) {
@@ -121,6 +126,7 @@ void Executor::bindPushSlot(ObjectId id, uint32_t slot) {
 }
 
 void Executor::pollQueries() {
+  pollFences();
   // The guest reads results locally (contract 3): the slot holds the End count the
   // result belongs to, then the bytes GetData returned.
   for (size_t i = 0; i < m_pendingQueries.size() && !isFatal();) {

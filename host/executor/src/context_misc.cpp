@@ -109,12 +109,4 @@ void Executor::ID3D11DeviceContext_FinishCommandList(ObjectId self, BOOL Restore
   insert(ppCommandList, objects::ObjectType::CommandList, list, owner, 0);
 }
 
-void Executor::ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fence, UINT64 value) {
-  notImplemented("ID3D11DeviceContext4::Signal");
-}
-
-void Executor::ID3D11DeviceContext4_Wait(ObjectId self, ObjectId fence, UINT64 value) {
-  notImplemented("ID3D11DeviceContext4::Wait");
-}
-
 }  // namespace npt::executor

@@ -3,6 +3,7 @@
 #include "npt/executor/executor.h"
 #include "npt/validation/subresource.h"
 #include "records.h"
+#include "sharing_state.h"
 
 namespace npt::executor {
 
@@ -76,7 +77,9 @@ void Executor::ID3D11Device_CreateBuffer(ObjectId self, const D3D11_BUFFER_DESC*
                  [&](const validation::DeviceLimits& limits) { return validation::validateBufferDesc(*pDesc, pInitialData != nullptr, limits); }, NumInitialData, pInitialData,
                  ppBuffer, [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
                    ID3D11Buffer* buffer = nullptr;
-                   HRESULT hr = d->CreateBuffer(pDesc, data, &buffer);
+                   D3D11_BUFFER_DESC desc = *pDesc;
+                   desc.MiscFlags &= ~kSharedMiscFlags;   // sharing is emulated (sharing.cpp)
+                   HRESULT hr = d->CreateBuffer(&desc, data, &buffer);
                    *out = buffer;
                    return hr;
                  });
@@ -100,7 +103,9 @@ void Executor::ID3D11Device_CreateTexture2D(ObjectId self, const D3D11_TEXTURE2D
                  [&](const validation::DeviceLimits& limits) { return validation::validateTexture2DDesc(*pDesc, pInitialData != nullptr, limits); }, NumInitialData,
                  pInitialData, ppTexture2D, [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
                    ID3D11Texture2D* texture = nullptr;
-                   HRESULT hr = d->CreateTexture2D(pDesc, data, &texture);
+                   D3D11_TEXTURE2D_DESC desc = *pDesc;
+                   desc.MiscFlags &= ~kSharedMiscFlags;   // sharing is emulated (sharing.cpp)
+                   HRESULT hr = d->CreateTexture2D(&desc, data, &texture);
                    *out = texture;
                    return hr;
                  });

@@ -206,9 +206,4 @@ void Executor::ID3D11Device3_CreateDeferredContext3(ObjectId self, UINT flags, O
   createDeferredContext("CreateDeferredContext3", self, flags, context);
 }
 
-void Executor::ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, D3D11_FENCE_FLAG flags, const GUID& iid,
-                                         ObjectId fence) {
-  notImplemented("ID3D11Device5::CreateFence");
-}
-
 }  // namespace npt::executor

@@ -6,15 +6,6 @@
 
 namespace npt::executor {
 
-HRESULT Executor::IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD dwMilliseconds) {
-  notImplemented("IDXGIKeyedMutex::AcquireSync");
-  return DXGI_ERROR_DEVICE_REMOVED;
-}
-
-void Executor::IDXGIKeyedMutex_ReleaseSync(ObjectId self, UINT64 Key) {
-  notImplemented("IDXGIKeyedMutex::ReleaseSync");
-}
-
 HRESULT Executor::IDXGIOutput_FindClosestMatchingMode(ObjectId self, const DXGI_MODE_DESC* mode, DXGI_MODE_DESC* closest_match, ObjectId device) {
   notImplemented("IDXGIOutput::FindClosestMatchingMode");
   return DXGI_ERROR_DEVICE_REMOVED;

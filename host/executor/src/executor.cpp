@@ -7,6 +7,7 @@
 
 #include "presenter.h"
 #include "records.h"
+#include "sharing_state.h"
 
 namespace npt::executor {
 
@@ -37,6 +38,7 @@ const char* fatalCodeName(FatalCode code) {
     case FatalCode::BulkReference: return "BulkReference";
     case FatalCode::Protocol: return "Protocol";
     case FatalCode::CrossDevice: return "CrossDevice";
+    case FatalCode::DeviceHung: return "DeviceHung";
   }
   return "?";
 }
@@ -53,8 +55,10 @@ Executor::Executor(ExecutorOptions options) : m_options(std::move(options)), m_t
 }
 
 Executor::~Executor() {
-  // Children before devices: the table releases every object, then the device states
+  // Shared entries and held keyed mutexes first (other contexts see them go), then
+  // children before devices: the table releases every object, then the device states
   // (held by the records) go with the last of them.
+  dropSharing();
   m_table.clear();
 }
 
@@ -76,8 +80,9 @@ void Executor::makeFatal(FatalCode code, std::string message) {
   m_fatal.code = code;
   m_fatal.message = std::move(message);
   log("context fatal: E%u %s: %s", unsigned(code), fatalCodeName(code), m_fatal.message.c_str());
-  // Nothing a fatal context created outlives it.
+  // Nothing a fatal context created outlives it; keyed mutexes it held are abandoned.
   m_pendingQueries.clear();
+  dropSharing();
   m_table.clear();
 }
 
@@ -236,6 +241,7 @@ void Executor::destroyObject(ObjectId id) {
       m_pendingQueries.erase(m_pendingQueries.begin() + long(i));
       break;
     }
+  forgetShared(id);
 }
 
 }  // namespace npt::executor

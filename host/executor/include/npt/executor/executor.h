@@ -34,6 +34,10 @@
 #include "npt/validation/limits.h"
 #include "npt/validation/resource.h"
 
+namespace npt::sharing {
+class Registry;
+}
+
 namespace npt::executor {
 
 using protocol::ObjectId;
@@ -49,6 +53,7 @@ enum class FatalCode : uint32_t {
   BulkReference   = 14005,  // a payload's bulk reference outside the context's memory
   Protocol        = 14006,  // the decoder refused the stream (set by the server glue)
   CrossDevice     = 14007,  // an object of one device used with another device
+  DeviceHung      = 14008,  // a GPU Wait on a fence that never reached its value (Windows: TDR)
 };
 
 const char* fatalCodeName(FatalCode code);
@@ -68,6 +73,8 @@ struct ExecutorHooks {
   std::function<uint8_t*(uint64_t* size)> replyArea;
   // Writes a push slot (query results, contract 3).
   std::function<void(uint32_t slot, const void* data, size_t size)> pushSlot;
+  // Writes a fence slot (fence values, issue 10; the guest reads it locally).
+  std::function<void(uint32_t slot, uint64_t value)> fenceSlot;
   // One log line (no trailing newline). Default: stderr.
   std::function<void(const char* line)> log;
 };
@@ -76,6 +83,10 @@ struct ExecutorOptions {
   std::string backend;                 // empty: NPT_BACKEND, else the platform default
   objects::ObjectQuotas quotas;
   uint32_t maxInlineReplyBytes = 128 * 1024;  // Map bytes up to this go inline in the reply
+  uint32_t fenceSlotCount = 0;         // fence slots of the context (0: not checked, tests)
+  // A GPU Wait whose fence does not reach its value within this makes the context fatal
+  // (DeviceHung), as Windows' TDR removes the device. 0: NPT_FENCE_TIMEOUT_MS, else 2000.
+  uint32_t fenceWaitTimeoutMs = 0;
   ExecutorHooks hooks;
 };
 
@@ -86,6 +97,8 @@ struct ViewState;
 struct ContextState;
 struct QueryState;
 class Presenter;
+struct SharingState;
+class EmulatedFence;
 
 class Executor final : public protocol::Dispatch {
 public:
@@ -104,8 +117,18 @@ public:
   void makeFatal(FatalCode code, std::string message);
 
   // Polls queries whose End executed and pushes results that became available.
+  // Also completes fence signals and mirrors shared fences into their slots (sharing.cpp).
   void pollQueries();
-  bool hasPendingQueries() const { return !m_pendingQueries.empty(); }
+  bool hasPendingQueries() const { return !m_pendingQueries.empty() || hasFenceWork(); }
+
+  // Fences and sharing (issue 10) statistics: how long GPU Waits held this context.
+  struct FenceWaitStats {
+    uint64_t waits = 0;          // Waits executed
+    uint64_t blockedWaits = 0;   // Waits whose value was not reached on arrival
+    uint64_t blockedNs = 0;      // total time those held the context
+    uint64_t maxBlockedNs = 0;
+  };
+  FenceWaitStats fenceWaitStats() const;
 
   // Diagnostics and tests.
   size_t liveObjects() const { return m_table.liveObjects(); }
@@ -169,7 +192,21 @@ public:
   void ID3D11Device3_CreateRasterizerState2(ObjectId self, const D3D11_RASTERIZER_DESC2* desc, ObjectId state) override;
   void ID3D11Device3_CreateQuery1(ObjectId self, const D3D11_QUERY_DESC1* desc, ObjectId query) override;
   void ID3D11Device3_CreateDeferredContext3(ObjectId self, UINT flags, ObjectId context) override;
-  void ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, D3D11_FENCE_FLAG flags, const GUID& iid, ObjectId fence) override;
+
+  // fences.cpp: emulated fences (issue 10)
+  HRESULT ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, UINT flags, UINT FenceSlot, ObjectId fence) override;
+  HRESULT ID3D11Device5_OpenSharedFence(ObjectId self, UINT64 handle, UINT FenceSlot, ObjectId fence) override;
+  HRESULT ID3D11Fence_CreateSharedHandle(ObjectId self, DWORD access, const WCHAR* name, UINT64* handle) override;
+  void ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fence, UINT64 value) override;
+  void ID3D11DeviceContext4_Wait(ObjectId self, ObjectId fence, UINT64 value) override;
+
+  // sharing.cpp: shared resources and keyed mutexes (issue 10)
+  HRESULT IDXGIResource_GetSharedHandle(ObjectId self, UINT64* pSharedHandle) override;
+  HRESULT IDXGIResource1_CreateSharedHandle(ObjectId self, DWORD access, const WCHAR* name, UINT64* handle) override;
+  HRESULT ID3D11Device_OpenSharedResource(ObjectId self, UINT64 hResource, UINT Flags, const GUID& ReturnedInterface, ObjectId ppResource, D3D11_TEXTURE2D_DESC* pTexture2DDesc, D3D11_BUFFER_DESC* pBufferDesc) override;
+  HRESULT ID3D11Device1_OpenSharedResourceByName(ObjectId self, const WCHAR* lpName, DWORD dwDesiredAccess, UINT64* pHandle) override;
+  HRESULT IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD dwMilliseconds) override;
+  void IDXGIKeyedMutex_ReleaseSync(ObjectId self, UINT64 Key) override;
 
   // context_state.cpp: pipeline state setters
   void ID3D11DeviceContext_VSSetConstantBuffers(ObjectId self, UINT StartSlot, UINT NumBuffers, const ObjectId* ppConstantBuffers) override;
@@ -266,12 +303,8 @@ public:
   void ID3D11DeviceContext2_EndEvent(ObjectId self) override;
   void ID3D11DeviceContext3_Flush1(ObjectId self, D3D11_CONTEXT_TYPE type, HANDLE event) override;
   void ID3D11DeviceContext3_SetHardwareProtectionState(ObjectId self, BOOL enable) override;
-  void ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fence, UINT64 value) override;
-  void ID3D11DeviceContext4_Wait(ObjectId self, ObjectId fence, UINT64 value) override;
 
   // dxgi.cpp: DXGI methods and factory entry points
-  HRESULT IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD dwMilliseconds) override;
-  void IDXGIKeyedMutex_ReleaseSync(ObjectId self, UINT64 Key) override;
   HRESULT IDXGIOutput_FindClosestMatchingMode(ObjectId self, const DXGI_MODE_DESC* mode, DXGI_MODE_DESC* closest_match, ObjectId device) override;
   HRESULT IDXGIOutput_WaitForVBlank(ObjectId self) override;
   void IDXGIOutput_ReleaseOwnership(ObjectId self) override;
@@ -408,6 +441,23 @@ private:
   // Creates (once) the backend device the host info and the caps come from.
   bool ensureCaps();
 
+  // ---- fences and sharing (fences.cpp, sharing.cpp)
+  SharingState& sharing();
+  // The instance's registry (opened on first use), or null (logged once).
+  sharing::Registry* sharingRegistry();
+  bool hasFenceWork() const;
+  void pollFences();
+  EmulatedFence* fenceOf(ObjectId id, DeviceState* device, const char* method);
+  void completeSignal(EmulatedFence* fence, uint64_t value);
+  // Producer side: the content of the shared resources this context created (without a
+  // keyed mutex) reaches their sections. Consumer side: resources opened from other
+  // contexts take the newest published content.
+  void publishOwnedResources();
+  void refreshOpenedResources();
+  // A destroyed id / a fatal context: registry references, held keyed mutexes.
+  void forgetShared(ObjectId id);
+  void dropSharing();
+
   ExecutorOptions m_options;
   std::unique_ptr<backends::Backend> m_backend;
   backends::BackendStatus m_backendStatus;
@@ -422,6 +472,7 @@ private:
   std::vector<uint8_t> m_payloadCopy;       // bulk payloads copied out of shared memory
   std::vector<ObjectId> m_pendingQueries;   // queries with an End whose result is not pushed yet
   std::unique_ptr<Presenter> m_presenter;
+  std::unique_ptr<SharingState> m_sharing;   // created by the first fence or shared resource
 };
 
 // A new executor with the environment's backend choice; the server's executor mode.

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <d3d11_4.h>
+
+// Shared resources between processes (issue 10), guest side. The host keeps the
+// cross-context registry (host/sharing); every call here that involves it is one
+// synchronous round trip: handing out a handle, opening one, and each AcquireSync slice.
+// ReleaseSync is fire-and-forget.
+//
+// Handles are registry handles, valid in every process connected to the same server:
+// bits 0-3 name the kind of resource (1 buffer, 3 2D texture; 8 is a fence), which is how
+// OpenSharedResource knows what to create before asking the host (protocol/README.md 14).
+namespace npt::guest {
+
+class Device;
+
+// IDXGIResource::GetSharedHandle (SHARED or SHARED_KEYEDMUTEX resources).
+HRESULT callSyncGetSharedHandle(ID3D11Resource* resource, UINT64* handle);
+// IDXGIResource1::CreateSharedHandle (SHARED_NTHANDLE resources); name may be null.
+HRESULT callSyncCreateSharedHandle(ID3D11Resource* resource, DWORD access, LPCWSTR name, UINT64* handle);
+// IDXGIKeyedMutex::AcquireSync: the host waits at most one slice per call; this repeats
+// until `milliseconds` (INFINITE: forever) and answers WAIT_TIMEOUT after it.
+HRESULT callSyncAcquireKeyedMutex(ID3D11Resource* resource, UINT64 key, DWORD milliseconds);
+HRESULT recordReleaseKeyedMutex(ID3D11Resource* resource, UINT64 key);
+
+// ID3D11Device::OpenSharedResource (ntOpen false) and OpenSharedResource1 (true).
+HRESULT openSharedResource(Device* device, HANDLE handle, bool ntOpen, REFIID iid, void** out);
+// ID3D11Device1::OpenSharedResourceByName: the name's handle, then OpenSharedResource1.
+HRESULT openSharedResourceByName(Device* device, LPCWSTR name, DWORD access, REFIID iid, void** out);
+
+}  // namespace npt::guest

@@ -1,0 +1,646 @@
+// Shared resources, keyed mutexes and fences across processes (issue 10), under Wine:
+// this program starts a neptune-server.exe, plays the producer in its own process and
+// starts itself again as the consumer (`--child <role> ...`), so every case runs through
+// two host contexts of one server. Neptune only (Wine's d3d11 cannot share).
+//
+//   NPT_TEST_D3D11   our d3d11.dll        NPT_SERVER_BIN   the server to start
+#include <windows.h>
+#include <d3d11_4.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "npt/sharing/registry.h"
+
+namespace {
+
+using CreateDeviceFn = HRESULT (WINAPI*)(IDXGIAdapter*, D3D_DRIVER_TYPE, HMODULE, UINT, const D3D_FEATURE_LEVEL*, UINT,
+                                         UINT, ID3D11Device**, D3D_FEATURE_LEVEL*, ID3D11DeviceContext**);
+
+constexpr HRESULT kWaitTimeout = HRESULT(0x00000102);
+
+std::string windowsPath(std::string path) {
+  if (!path.empty() && path[0] == '/') path = "Z:" + path;
+  for (char& c : path)
+    if (c == '/') c = '\\';
+  return path;
+}
+
+// The d3d11.dll under test, loaded once per process; the server, started by the parent.
+struct Neptune {
+  CreateDeviceFn create = nullptr;
+  std::string error;
+  PROCESS_INFORMATION server = {};
+  DWORD serverPid = 0;
+
+  static Neptune& get() {
+    static Neptune instance;
+    return instance;
+  }
+
+  bool load() {
+    if (create) return true;
+    const char* dll = std::getenv("NPT_TEST_D3D11");
+    if (!dll || !*dll) {
+      error = "NPT_TEST_D3D11 is not set";
+      return false;
+    }
+    HMODULE module = LoadLibraryA(windowsPath(dll).c_str());
+    if (module)
+      create = reinterpret_cast<CreateDeviceFn>(reinterpret_cast<void*>(GetProcAddress(module, "D3D11CreateDevice")));
+    if (!create) error = "cannot load D3D11CreateDevice from " + std::string(dll);
+    return create != nullptr;
+  }
+
+  bool startServer() {
+    if (serverPid) return true;
+    const char* bin = std::getenv("NPT_SERVER_BIN");
+    if (!bin) {
+      error = "NPT_SERVER_BIN is not set";
+      return false;
+    }
+    char temp[MAX_PATH];
+    GetTempPathA(sizeof(temp), temp);
+    std::string socket = std::string(temp) + "npt-sharing-test-" + std::to_string(GetCurrentProcessId());
+    std::string cmd = "\"" + windowsPath(bin) + "\" --socket \"" + socket + "\"";
+    STARTUPINFOA si = {};
+    si.cb = sizeof(si);
+    if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &server)) {
+      error = "cannot start " + cmd;
+      return false;
+    }
+    serverPid = server.dwProcessId;
+    std::string rendezvous = socket + ".tcp";
+    for (int i = 0; i < 3000 && GetFileAttributesA(rendezvous.c_str()) == INVALID_FILE_ATTRIBUTES; i++) Sleep(10);
+    // The C runtime's copy (read by the guest runtime) and the process's (children).
+    _putenv(("NPT_SERVER=" + socket).c_str());
+    SetEnvironmentVariableA("NPT_SERVER", socket.c_str());
+    return true;
+  }
+
+  ~Neptune() {
+    if (server.hProcess) {
+      TerminateProcess(server.hProcess, 0);
+      WaitForSingleObject(server.hProcess, 5000);
+      CloseHandle(server.hProcess);
+      CloseHandle(server.hThread);
+    }
+  }
+};
+
+struct Device {
+  ID3D11Device5* device = nullptr;
+  ID3D11DeviceContext4* context = nullptr;
+
+  HRESULT create() {
+    ID3D11Device* d = nullptr;
+    ID3D11DeviceContext* c = nullptr;
+    const D3D_FEATURE_LEVEL level = D3D_FEATURE_LEVEL_11_0;
+    HRESULT hr = Neptune::get().create(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, &level, 1, D3D11_SDK_VERSION, &d,
+                                       nullptr, &c);
+    if (FAILED(hr)) return hr;
+    hr = d->QueryInterface(__uuidof(ID3D11Device5), reinterpret_cast<void**>(&device));
+    if (SUCCEEDED(hr)) hr = c->QueryInterface(__uuidof(ID3D11DeviceContext4), reinterpret_cast<void**>(&context));
+    d->Release();
+    c->Release();
+    return hr;
+  }
+  ~Device() {
+    if (context) context->Release();
+    if (device) device->Release();
+  }
+};
+
+// Texel of `round` in subresource `sub` at (x, y): every texel of every round differs.
+uint32_t texel(uint32_t round, uint32_t sub, uint32_t x, uint32_t y) {
+  return 0x80000000u ^ (round << 24) ^ (sub << 18) ^ (y << 9) ^ x;
+}
+
+void fillTexture(ID3D11DeviceContext* context, ID3D11Texture2D* texture, uint32_t round) {
+  D3D11_TEXTURE2D_DESC desc;
+  texture->GetDesc(&desc);
+  for (UINT sub = 0; sub < desc.MipLevels * desc.ArraySize; sub++) {
+    const UINT mip = sub % desc.MipLevels;
+    const UINT w = std::max(1u, desc.Width >> mip), h = std::max(1u, desc.Height >> mip);
+    std::vector<uint32_t> texels(size_t(w) * h);
+    for (UINT y = 0; y < h; y++)
+      for (UINT x = 0; x < w; x++) texels[size_t(y) * w + x] = texel(round, sub, x, y);
+    context->UpdateSubresource(texture, sub, nullptr, texels.data(), w * 4, w * h * 4);
+  }
+}
+
+// Reads every subresource back through a staging copy; "" when each texel is round's.
+std::string checkTexture(ID3D11Device* device, ID3D11DeviceContext* context, ID3D11Texture2D* texture, uint32_t round) {
+  D3D11_TEXTURE2D_DESC desc;
+  texture->GetDesc(&desc);
+  D3D11_TEXTURE2D_DESC stagingDesc = desc;
+  stagingDesc.Usage = D3D11_USAGE_STAGING;
+  stagingDesc.BindFlags = 0;
+  stagingDesc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+  stagingDesc.MiscFlags = 0;
+  ID3D11Texture2D* staging = nullptr;
+  if (FAILED(device->CreateTexture2D(&stagingDesc, nullptr, &staging))) return "cannot create a staging texture";
+  context->CopyResource(staging, texture);
+  std::string why;
+  for (UINT sub = 0; sub < desc.MipLevels * desc.ArraySize && why.empty(); sub++) {
+    const UINT mip = sub % desc.MipLevels;
+    const UINT w = std::max(1u, desc.Width >> mip), h = std::max(1u, desc.Height >> mip);
+    D3D11_MAPPED_SUBRESOURCE mapped{};
+    HRESULT hr = context->Map(staging, sub, D3D11_MAP_READ, 0, &mapped);
+    if (FAILED(hr)) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "Map of subresource %u: 0x%08lx", sub, hr);
+      why = text;
+      break;
+    }
+    for (UINT y = 0; y < h && why.empty(); y++)
+      for (UINT x = 0; x < w && why.empty(); x++) {
+        uint32_t got = 0;
+        std::memcpy(&got, static_cast<const uint8_t*>(mapped.pData) + y * mapped.RowPitch + x * 4, 4);
+        if (got != texel(round, sub, x, y)) {
+          char text[160];
+          std::snprintf(text, sizeof(text), "subresource %u texel (%u,%u): 0x%08x, expected 0x%08x (round %u)", sub, x, y,
+                        got, texel(round, sub, x, y), round);
+          why = text;
+        }
+      }
+    context->Unmap(staging, sub);
+  }
+  staging->Release();
+  return why;
+}
+
+std::string checkBuffer(ID3D11Device* device, ID3D11DeviceContext* context, ID3D11Buffer* buffer, uint32_t round) {
+  D3D11_BUFFER_DESC desc;
+  buffer->GetDesc(&desc);
+  D3D11_BUFFER_DESC stagingDesc = {desc.ByteWidth, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
+  ID3D11Buffer* staging = nullptr;
+  if (FAILED(device->CreateBuffer(&stagingDesc, nullptr, &staging))) return "cannot create a staging buffer";
+  context->CopyResource(staging, buffer);
+  D3D11_MAPPED_SUBRESOURCE mapped{};
+  std::string why;
+  if (FAILED(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped))) why = "Map of the buffer failed";
+  for (UINT i = 0; why.empty() && i < desc.ByteWidth / 4; i++) {
+    uint32_t got = 0;
+    std::memcpy(&got, static_cast<const uint8_t*>(mapped.pData) + i * 4, 4);
+    if (got != texel(round, 99, i, 0)) why = "buffer word " + std::to_string(i) + " differs (round " + std::to_string(round) + ")";
+  }
+  if (mapped.pData) context->Unmap(staging, 0);
+  staging->Release();
+  return why;
+}
+
+// The test's own shared words between parent and child: QueryPerformanceCounter stamps
+// of the producer's Signals, and results the child reports.
+struct Board {
+  volatile LONGLONG signalled[64];
+  volatile LONGLONG observed[64];
+  volatile LONGLONG frequency;
+};
+
+Board* openBoard(DWORD parentPid, HANDLE* mapping) {
+  std::string name = "Local\\npt-sharing-test-board-" + std::to_string(parentPid);
+  *mapping = CreateFileMappingA(INVALID_HANDLE_VALUE, nullptr, PAGE_READWRITE, 0, sizeof(Board), name.c_str());
+  return *mapping ? static_cast<Board*>(MapViewOfFile(*mapping, FILE_MAP_ALL_ACCESS, 0, 0, sizeof(Board))) : nullptr;
+}
+
+LONGLONG now() {
+  LARGE_INTEGER t;
+  QueryPerformanceCounter(&t);
+  return t.QuadPart;
+}
+
+// Starts this program as `--child <args>`; returns the process.
+HANDLE startChild(const std::string& args) {
+  char self[MAX_PATH];
+  GetModuleFileNameA(nullptr, self, sizeof(self));
+  std::string cmd = "\"" + std::string(self) + "\" --child " + args + " " + std::to_string(GetCurrentProcessId());
+  STARTUPINFOA si = {};
+  si.cb = sizeof(si);
+  PROCESS_INFORMATION pi = {};
+  if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi)) return nullptr;
+  CloseHandle(pi.hThread);
+  return pi.hProcess;
+}
+
+DWORD finishChild(HANDLE child, DWORD timeoutMs) {
+  DWORD code = 999;
+  if (WaitForSingleObject(child, timeoutMs) != WAIT_OBJECT_0) {
+    TerminateProcess(child, 998);
+    WaitForSingleObject(child, 5000);
+  }
+  GetExitCodeProcess(child, &code);
+  CloseHandle(child);
+  return code;
+}
+
+std::string hex(HANDLE handle) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%llx", static_cast<unsigned long long>(uintptr_t(handle)));
+  return text;
+}
+
+HANDLE parseHandle(const char* text) { return HANDLE(uintptr_t(std::strtoull(text, nullptr, 16))); }
+
+#define CHILD_CHECK(cond, code, ...)      \
+  do {                                    \
+    if (!(cond)) {                        \
+      std::printf("child: " __VA_ARGS__); \
+      std::printf("\n");                  \
+      std::fflush(stdout);                \
+      return code;                        \
+    }                                     \
+  } while (0)
+
+// ---- children
+
+// Opens the producer's texture, buffer and fence; waits on the GPU for rounds 1 and 2 and
+// checks every texel; then times the CPU-side fence path for rounds 3..22.
+int fenceConsumer(HANDLE textureHandle, HANDLE bufferHandle, HANDLE fenceHandle, DWORD parentPid) {
+  HANDLE boardMapping = nullptr;
+  Board* board = openBoard(parentPid, &boardMapping);
+  CHILD_CHECK(board, 2, "no board");
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  ID3D11Texture2D* texture = nullptr;
+  HRESULT hr = d.device->OpenSharedResource(textureHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 4, "OpenSharedResource(texture): 0x%08lx", hr);
+  D3D11_TEXTURE2D_DESC desc;
+  texture->GetDesc(&desc);
+  CHILD_CHECK(desc.Width == 64 && desc.Height == 32 && desc.MipLevels == 2 && desc.ArraySize == 2 &&
+                  (desc.MiscFlags & D3D11_RESOURCE_MISC_SHARED),
+              5, "desc %ux%u mips %u array %u misc %#x", desc.Width, desc.Height, desc.MipLevels, desc.ArraySize,
+              desc.MiscFlags);
+  ID3D11Buffer* buffer = nullptr;
+  hr = d.device->OpenSharedResource(bufferHandle, __uuidof(ID3D11Buffer), reinterpret_cast<void**>(&buffer));
+  CHILD_CHECK(hr == S_OK && buffer, 6, "OpenSharedResource(buffer): 0x%08lx", hr);
+  ID3D11Fence* fence = nullptr;
+  hr = d.device->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence));
+  CHILD_CHECK(hr == S_OK && fence, 7, "OpenSharedFence: 0x%08lx", hr);
+
+  // Round 1 was signalled before this process started.
+  CHILD_CHECK(d.context->Wait(fence, 1) == S_OK, 8, "Wait(1)");
+  std::string why = checkTexture(d.device, d.context, texture, 1);
+  CHILD_CHECK(why.empty(), 9, "round 1: %s", why.c_str());
+  why = checkBuffer(d.device, d.context, buffer, 1);
+  CHILD_CHECK(why.empty(), 10, "round 1 buffer: %s", why.c_str());
+  CHILD_CHECK(fence->GetCompletedValue() >= 1, 11, "GetCompletedValue %llu", fence->GetCompletedValue());
+  board->observed[0] = 1;   // the producer starts round 2 now
+
+  // Round 2: this GPU Wait holds the consumer's host context until the producer signals;
+  // the readback behind it must see round 2.
+  CHILD_CHECK(d.context->Wait(fence, 2) == S_OK, 12, "Wait(2)");
+  why = checkTexture(d.device, d.context, texture, 2);
+  board->observed[2] = now();
+  CHILD_CHECK(why.empty(), 13, "round 2: %s", why.c_str());
+
+  // CPU waits: SetEventOnCompletion on the opened fence.
+  HANDLE event = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+  for (UINT64 value = 3; value < 23; value++) {
+    CHILD_CHECK(fence->SetEventOnCompletion(value, event) == S_OK, 14, "SetEventOnCompletion(%llu)", value);
+    CHILD_CHECK(WaitForSingleObject(event, 5000) == WAIT_OBJECT_0, 15, "fence value %llu never came", value);
+    board->observed[value] = now();
+    CHILD_CHECK(fence->GetCompletedValue() >= value, 16, "event before the value");
+  }
+  CloseHandle(event);
+  // The same values read by spinning on GetCompletedValue: the host's part alone.
+  for (UINT64 value = 23; value < 43; value++) {
+    const ULONGLONG start = GetTickCount64();
+    while (fence->GetCompletedValue() < value && GetTickCount64() - start < 5000) SwitchToThread();
+    board->observed[value] = now();
+    CHILD_CHECK(fence->GetCompletedValue() >= value, 17, "fence value %llu never came", value);
+  }
+  fence->Release();
+  buffer->Release();
+  texture->Release();
+  UnmapViewOfFile(const_cast<Board*>(board));
+  CloseHandle(boardMapping);
+  return 0;
+}
+
+// Alternates with the producer over a keyed mutex: acquires key 2i+1, checks the
+// producer's round i, writes round 100+i, releases to key 2i+2.
+int mutexConsumer(HANDLE textureHandle, int rounds) {
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  ID3D11Texture2D* texture = nullptr;
+  HRESULT hr = d.device->OpenSharedResource1(textureHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 4, "OpenSharedResource1: 0x%08lx", hr);
+  IDXGIKeyedMutex* mutex = nullptr;
+  CHILD_CHECK(texture->QueryInterface(__uuidof(IDXGIKeyedMutex), reinterpret_cast<void**>(&mutex)) == S_OK, 5, "QI mutex");
+  CHILD_CHECK(mutex->ReleaseSync(0) == DXGI_ERROR_INVALID_CALL, 6, "ReleaseSync without holding");
+  for (int i = 0; i < rounds; i++) {
+    hr = mutex->AcquireSync(2 * i + 1, 10000);
+    CHILD_CHECK(hr == S_OK, 7, "AcquireSync(%d): 0x%08lx", 2 * i + 1, hr);
+    std::string why = checkTexture(d.device, d.context, texture, i);
+    CHILD_CHECK(why.empty(), 8, "round %d: %s", i, why.c_str());
+    fillTexture(d.context, texture, 100 + i);
+    CHILD_CHECK(mutex->ReleaseSync(2 * i + 2) == S_OK, 9, "ReleaseSync");
+  }
+  mutex->Release();
+  texture->Release();
+  return 0;
+}
+
+// A GPU Wait on a value nobody signals: the host removes this device after its timeout.
+int hungWait() {
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  ID3D11Fence* fence = nullptr;
+  CHILD_CHECK(d.device->CreateFence(0, D3D11_FENCE_FLAG_NONE, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)) == S_OK,
+              4, "CreateFence");
+  D3D11_BUFFER_DESC desc = {16, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
+  ID3D11Buffer* staging = nullptr;
+  CHILD_CHECK(d.device->CreateBuffer(&desc, nullptr, &staging) == S_OK, 5, "CreateBuffer");
+  d.context->Wait(fence, 1);
+  D3D11_MAPPED_SUBRESOURCE mapped{};
+  HRESULT hr = d.context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped);
+  CHILD_CHECK(hr == DXGI_ERROR_DEVICE_REMOVED, 6, "Map after a hung Wait: 0x%08lx", hr);
+  CHILD_CHECK(fence->GetCompletedValue() == UINT64_MAX, 7, "a removed device's fence reads %llu", fence->GetCompletedValue());
+  return 0;
+}
+
+int runChild(int argc, char** argv) {
+  if (!Neptune::get().load()) {
+    std::printf("child: %s\n", Neptune::get().error.c_str());
+    return 1;
+  }
+  std::string role = argv[2];
+  if (role == "fence-consumer" && argc >= 7)
+    return fenceConsumer(parseHandle(argv[3]), parseHandle(argv[4]), parseHandle(argv[5]), DWORD(std::atoi(argv[6])));
+  if (role == "mutex-consumer" && argc >= 5) return mutexConsumer(parseHandle(argv[3]), std::atoi(argv[4]));
+  if (role == "hung-wait") return hungWait();
+  std::printf("child: unknown role %s\n", role.c_str());
+  return 1;
+}
+
+// ---- parent side
+
+class Sharing : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Neptune& n = Neptune::get();
+    ASSERT_TRUE(n.startServer() && n.load()) << n.error;
+    ASSERT_EQ(d.create(), S_OK);
+  }
+
+  ID3D11Texture2D* sharedTexture(UINT misc, UINT mips = 2, UINT array = 2) {
+    D3D11_TEXTURE2D_DESC desc = {64, 32, mips, array, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                                 D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET, 0, misc};
+    ID3D11Texture2D* texture = nullptr;
+    EXPECT_EQ(d.device->CreateTexture2D(&desc, nullptr, &texture), S_OK);
+    return texture;
+  }
+
+  std::unique_ptr<npt::sharing::Registry> registry() {
+    std::string error;
+    auto r = npt::sharing::Registry::open(std::to_string(Neptune::get().serverPid), &error);
+    EXPECT_TRUE(r) << error;
+    return r;
+  }
+
+  Device d;
+};
+
+TEST_F(Sharing, TextureBufferAndFenceReachAnotherProcess) {
+  ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  ASSERT_TRUE(texture);
+  D3D11_BUFFER_DESC bufferDesc = {256, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0, D3D11_RESOURCE_MISC_SHARED, 0};
+  ID3D11Buffer* buffer = nullptr;
+  ASSERT_EQ(d.device->CreateBuffer(&bufferDesc, nullptr, &buffer), S_OK);
+  ID3D11Fence* fence = nullptr;
+  ASSERT_EQ(d.device->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
+  HANDLE fenceHandle = nullptr;
+  ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle), S_OK);
+  IDXGIResource* dxgiTexture = nullptr;
+  IDXGIResource* dxgiBuffer = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&dxgiTexture)), S_OK);
+  ASSERT_EQ(buffer->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&dxgiBuffer)), S_OK);
+  HANDLE textureHandle = nullptr, bufferHandle = nullptr, again = nullptr;
+  ASSERT_EQ(dxgiTexture->GetSharedHandle(&textureHandle), S_OK);
+  ASSERT_EQ(dxgiTexture->GetSharedHandle(&again), S_OK);
+  EXPECT_EQ(again, textureHandle);
+  ASSERT_EQ(dxgiBuffer->GetSharedHandle(&bufferHandle), S_OK);
+
+  HANDLE boardMapping = nullptr;
+  Board* board = openBoard(GetCurrentProcessId(), &boardMapping);
+  ASSERT_TRUE(board);
+  std::memset(const_cast<Board*>(board), 0, sizeof(Board));
+  auto counters = registry();
+  const npt::sharing::CopyCounters before = counters->copyCounters();
+
+  // Round 1 before the consumer exists.
+  fillTexture(d.context, texture, 1);
+  std::vector<uint32_t> words(64);
+  for (UINT i = 0; i < 64; i++) words[i] = texel(1, 99, i, 0);
+  d.context->UpdateSubresource(buffer, 0, nullptr, words.data(), 256, 256);
+  ASSERT_EQ(d.context->Signal(fence, 1), S_OK);
+  HANDLE child = startChild("fence-consumer " + hex(textureHandle) + " " + hex(bufferHandle) + " " + hex(fenceHandle));
+  ASSERT_TRUE(child);
+
+  // Round 2 once the consumer checked round 1 (its GPU Wait(2) is already queued).
+  for (int i = 0; i < 1000 && !board->observed[0]; i++) Sleep(10);
+  EXPECT_EQ(board->observed[0], 1) << "the consumer never checked round 1";
+  Sleep(100);
+  fillTexture(d.context, texture, 2);
+  board->signalled[2] = now();
+  ASSERT_EQ(d.context->Signal(fence, 2), S_OK);
+  for (int i = 0; i < 1000 && !board->observed[2]; i++) Sleep(1);
+  for (UINT64 value = 3; value < 43; value++) {
+    Sleep(5);
+    board->signalled[value] = now();
+    d.context->Signal(fence, value);
+  }
+  EXPECT_EQ(finishChild(child, 30000), 0u);
+
+  LARGE_INTEGER frequency;
+  QueryPerformanceFrequency(&frequency);
+  auto latencies = [&](UINT64 first, UINT64 end) {
+    std::vector<double> us;
+    for (UINT64 value = first; value < end; value++)
+      if (board->observed[value] && board->signalled[value])
+        us.push_back(double(board->observed[value] - board->signalled[value]) * 1e6 / double(frequency.QuadPart));
+    std::sort(us.begin(), us.end());
+    return us;
+  };
+  const std::vector<double> byEvent = latencies(3, 23), bySpin = latencies(23, 43);
+  if (!byEvent.empty() && !bySpin.empty()) {
+    const double gpuWait = double(board->observed[2] - board->signalled[2]) * 1e6 / double(frequency.QuadPart);
+    std::printf("fence latency, producer Signal -> consumer sees the value (20 values each): SetEventOnCompletion "
+                "median %.0f us, max %.0f us; GetCompletedValue spin median %.0f us, max %.0f us; GPU Wait + "
+                "64x32 (2 mips x 2 slices) readback behind it: %.0f us\n",
+                byEvent[byEvent.size() / 2], byEvent.back(), bySpin[bySpin.size() / 2], bySpin.back(), gpuWait);
+    RecordProperty("fence_latency_event_median_us", int(byEvent[byEvent.size() / 2]));
+    RecordProperty("fence_latency_spin_median_us", int(bySpin[bySpin.size() / 2]));
+  }
+  // Every publish and refresh is one counted CPU copy (wined3d cannot share): at least the
+  // producer's rounds 1 and 2 and the consumer's refreshes of them.
+  const npt::sharing::CopyCounters after = counters->copyCounters();
+  EXPECT_GE(after.copies - before.copies, 4u);
+  std::printf("CPU copies counted: %llu (%llu bytes)\n", static_cast<unsigned long long>(after.copies - before.copies),
+              static_cast<unsigned long long>(after.bytes - before.bytes));
+  UnmapViewOfFile(const_cast<Board*>(board));
+  CloseHandle(boardMapping);
+  dxgiTexture->Release();
+  dxgiBuffer->Release();
+  fence->Release();
+  buffer->Release();
+  texture->Release();
+}
+
+TEST_F(Sharing, KeyedMutexOrdersTwoProcesses) {
+  ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 1, 1);
+  ASSERT_TRUE(texture);
+  IDXGIKeyedMutex* mutex = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIKeyedMutex), reinterpret_cast<void**>(&mutex)), S_OK);
+  IDXGIResource1* resource = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)), S_OK);
+  HANDLE handle = nullptr;
+  ASSERT_EQ(resource->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE, nullptr, &handle), S_OK);
+  // Ownerless: only key 0 acquires.
+  EXPECT_EQ(mutex->AcquireSync(1, 0), kWaitTimeout);
+  const int rounds = 6;
+  HANDLE child = startChild("mutex-consumer " + hex(handle) + " " + std::to_string(rounds));
+  ASSERT_TRUE(child);
+  for (int i = 0; i < rounds; i++) {
+    ASSERT_EQ(mutex->AcquireSync(2 * i, 10000), S_OK) << "round " << i;
+    if (i > 0) EXPECT_EQ(checkTexture(d.device, d.context, texture, 100 + i - 1), "") << "round " << i;
+    fillTexture(d.context, texture, i);
+    ASSERT_EQ(mutex->ReleaseSync(2 * i + 1), S_OK);
+  }
+  ASSERT_EQ(mutex->AcquireSync(2 * rounds, 10000), S_OK);
+  EXPECT_EQ(checkTexture(d.device, d.context, texture, 100 + rounds - 1), "");
+  // Not released with key 5 by anyone: times out after about the time asked for.
+  const ULONGLONG start = GetTickCount64();
+  EXPECT_EQ(mutex->ReleaseSync(7), S_OK);
+  EXPECT_EQ(mutex->AcquireSync(5, 150), kWaitTimeout);
+  EXPECT_GE(GetTickCount64() - start, 140u);
+  EXPECT_EQ(finishChild(child, 30000), 0u);
+  resource->Release();
+  mutex->Release();
+  texture->Release();
+}
+
+TEST_F(Sharing, BadAndClosedHandlesAreRefused) {
+  void* out = reinterpret_cast<void*>(1);
+  // Not a handle, a fence's handle, a handle of the wrong kind.
+  EXPECT_EQ(d.device->OpenSharedResource(HANDLE(uintptr_t(0x12345)), __uuidof(ID3D11Texture2D), &out), E_INVALIDARG);
+  EXPECT_EQ(out, nullptr);
+  EXPECT_EQ(d.device->OpenSharedResource(nullptr, __uuidof(ID3D11Texture2D), &out), E_INVALIDARG);
+  EXPECT_EQ(d.device->OpenSharedFence(HANDLE(uintptr_t(0x40000008)), __uuidof(ID3D11Fence), &out), E_INVALIDARG);
+
+  // Not created shared: no handle.
+  ID3D11Texture2D* plain = sharedTexture(0, 1, 1);
+  IDXGIResource1* plainResource = nullptr;
+  ASSERT_EQ(plain->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&plainResource)), S_OK);
+  HANDLE handle = HANDLE(uintptr_t(1));
+  EXPECT_EQ(plainResource->GetSharedHandle(&handle), E_INVALIDARG);
+  EXPECT_EQ(handle, nullptr);
+  EXPECT_EQ(plainResource->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &handle), E_INVALIDARG);
+  IDXGIKeyedMutex* noMutex = nullptr;
+  EXPECT_EQ(plain->QueryInterface(__uuidof(IDXGIKeyedMutex), reinterpret_cast<void**>(&noMutex)), E_NOINTERFACE);
+  plainResource->Release();
+  plain->Release();
+
+  // An NT-handle resource: by name, through OpenSharedResource1 only.
+  ID3D11Texture2D* named = sharedTexture(D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 1, 1);
+  IDXGIResource1* namedResource = nullptr;
+  ASSERT_EQ(named->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&namedResource)), S_OK);
+  const std::wstring name = L"npt-sharing-test-" + std::to_wstring(GetCurrentProcessId());
+  HANDLE ntHandle = nullptr;
+  ASSERT_EQ(namedResource->CreateSharedHandle(nullptr, GENERIC_ALL, name.c_str(), &ntHandle), S_OK);
+  EXPECT_EQ(namedResource->GetSharedHandle(&handle), E_INVALIDARG);
+  EXPECT_EQ(d.device->OpenSharedResource(ntHandle, __uuidof(ID3D11Texture2D), &out), E_INVALIDARG);
+  ID3D11Texture2D* opened = nullptr;
+  ASSERT_EQ(d.device->OpenSharedResourceByName(name.c_str(), DXGI_SHARED_RESOURCE_READ, __uuidof(ID3D11Texture2D),
+                                               reinterpret_cast<void**>(&opened)), S_OK);
+  D3D11_TEXTURE2D_DESC desc;
+  opened->GetDesc(&desc);
+  EXPECT_EQ(desc.Width, 64u);
+  EXPECT_EQ(desc.MiscFlags, UINT(D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE));
+  opened->Release();
+  EXPECT_EQ(d.device->OpenSharedResourceByName(L"npt-sharing-test-nobody", DXGI_SHARED_RESOURCE_READ,
+                                               __uuidof(ID3D11Texture2D), &out),
+            HRESULT(0x80070002));   // HRESULT_FROM_WIN32(ERROR_FILE_NOT_FOUND)
+
+  // Released: its handle opens nothing any more.
+  namedResource->Release();
+  named->Release();
+  EXPECT_EQ(d.device->OpenSharedResource1(ntHandle, __uuidof(ID3D11Texture2D), &out), E_INVALIDARG);
+  EXPECT_EQ(out, nullptr);
+
+  // The device goes on working after every refusal.
+  ID3D11Texture2D* after = sharedTexture(0, 1, 1);
+  fillTexture(d.context, after, 7);
+  EXPECT_EQ(checkTexture(d.device, d.context, after, 7), "");
+  after->Release();
+}
+
+TEST_F(Sharing, FenceValuesAreReadLocally) {
+  ID3D11Fence* fence = nullptr;
+  ASSERT_EQ(d.device->CreateFence(5, D3D11_FENCE_FLAG_NONE, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
+  EXPECT_EQ(fence->GetCompletedValue(), 5u);
+  HANDLE handle = nullptr;
+  EXPECT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &handle), E_INVALIDARG);   // not created shared
+  ID3D11Device* parent = nullptr;
+  fence->GetDevice(&parent);
+  EXPECT_EQ(parent, static_cast<ID3D11Device*>(d.device));
+  parent->Release();
+  const GUID tag = {0x1b6d2c9a, 0x4e0f, 0x4a51, {0x8c, 0x22, 0x6e, 0x91, 0x0a, 0x3d, 0x57, 0x10}};
+  const uint32_t data = 0xfeedf00d;
+  EXPECT_EQ(fence->SetPrivateData(tag, 4, &data), S_OK);
+  uint32_t read = 0;
+  UINT size = 4;
+  EXPECT_EQ(fence->GetPrivateData(tag, &size, &read), S_OK);
+  EXPECT_EQ(read, data);
+
+  // Signal -> the value arrives in the slot; SetEventOnCompletion without an event blocks.
+  ASSERT_EQ(d.context->Signal(fence, 9), S_OK);
+  ASSERT_EQ(fence->SetEventOnCompletion(9, nullptr), S_OK);
+  EXPECT_EQ(fence->GetCompletedValue(), 9u);
+  HANDLE event = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+  ASSERT_EQ(fence->SetEventOnCompletion(12, event), S_OK);
+  EXPECT_EQ(WaitForSingleObject(event, 0), DWORD(WAIT_TIMEOUT));
+  ASSERT_EQ(d.context->Signal(fence, 12), S_OK);
+  EXPECT_EQ(WaitForSingleObject(event, 5000), DWORD(WAIT_OBJECT_0));
+  // A reached value sets the event at once.
+  ASSERT_EQ(fence->SetEventOnCompletion(3, event), S_OK);
+  EXPECT_EQ(WaitForSingleObject(event, 0), DWORD(WAIT_OBJECT_0));
+  // A GPU Wait on a value this context signalled before it passes.
+  d.context->Wait(fence, 12);
+  ID3D11Texture2D* texture = sharedTexture(0, 1, 1);
+  fillTexture(d.context, texture, 3);
+  EXPECT_EQ(checkTexture(d.device, d.context, texture, 3), "");
+  texture->Release();
+  CloseHandle(event);
+  EXPECT_EQ(fence->Release(), 0u);
+  // The fence held its device (a device child).
+}
+
+TEST_F(Sharing, AHungWaitRemovesOnlyThatDevice) {
+  const ULONGLONG start = GetTickCount64();
+  HANDLE child = startChild("hung-wait");
+  ASSERT_TRUE(child);
+  EXPECT_EQ(finishChild(child, 20000), 0u);
+  // NPT_FENCE_TIMEOUT_MS of the test's server is 1000.
+  EXPECT_LT(GetTickCount64() - start, 15000u);
+  ID3D11Texture2D* texture = sharedTexture(0, 1, 1);
+  fillTexture(d.context, texture, 4);
+  EXPECT_EQ(checkTexture(d.device, d.context, texture, 4), "");
+  texture->Release();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 3 && std::string(argv[1]) == "--child") return runChild(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

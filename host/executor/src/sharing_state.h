@@ -1,0 +1,130 @@
+#pragma once
+
+// What the executor keeps for emulated fences and shared resources (issue 10; see
+// fences.cpp, sharing.cpp and host/sharing/README.md). Wine 8's wined3d has neither
+// fences nor sharing, so both are emulated on top of plain D3D11: event queries tell when
+// the work before a Signal is done, and shared resources are mirrored through
+// shared-memory sections of the cross-context registry.
+
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "npt/executor/executor.h"
+#include "npt/sharing/registry.h"
+#include "records.h"
+
+namespace npt::executor {
+
+// The misc flags that ask for sharing: kept in the recorded shape (the guest's desc),
+// never passed to the backend (which cannot share).
+// DXGI_ERROR_NAME_ALREADY_EXISTS: CreateSharedHandle with a name another object holds.
+constexpr HRESULT kNameAlreadyExists = HRESULT(0x887A002C);
+
+constexpr UINT kSharedMiscFlags =
+    D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE;
+
+// The object the table holds for a fence id. Its completed value lives here, or in the
+// registry entry once the fence is shared (CreateSharedHandle) or opened from a handle.
+class EmulatedFence final : public IUnknown {
+public:
+  EmulatedFence(uint32_t slot, uint32_t flags, uint64_t initial) : m_slot(slot), m_flags(flags), m_local(initial) {}
+
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override {
+    if (!object) return E_POINTER;
+    *object = nullptr;
+    const GUID unknown = __uuidof(IUnknown);
+    if (std::memcmp(&riid, &unknown, sizeof(GUID)) != 0) return E_NOINTERFACE;
+    AddRef();
+    *object = static_cast<IUnknown*>(this);
+    return S_OK;
+  }
+  ULONG STDMETHODCALLTYPE AddRef() override { return ++m_refs; }
+  ULONG STDMETHODCALLTYPE Release() override {
+    ULONG refs = --m_refs;
+    if (!refs) delete this;
+    return refs;
+  }
+
+  uint64_t value() const { return m_shared ? m_shared->load(std::memory_order_acquire) : m_local; }
+  void setValue(uint64_t value) {
+    if (m_shared)
+      m_shared->store(value, std::memory_order_release);
+    else
+      m_local = value;
+  }
+  // From now on the value is the registry entry's (this fence holds one reference).
+  void bindShared(std::shared_ptr<sharing::Registry> registry, uint64_t handle) {
+    m_registry = std::move(registry);
+    m_handle = handle;
+    m_shared = m_registry->fenceValue(handle);
+  }
+
+  uint32_t slot() const { return m_slot; }
+  uint32_t flags() const { return m_flags; }
+  uint64_t handle() const { return m_handle; }
+  uint64_t pushed = ~0ull;   // the value last written to the guest's fence slot
+
+private:
+  ~EmulatedFence() {
+    if (m_handle && m_registry) m_registry->releaseReference(m_handle);
+  }
+  std::atomic<ULONG> m_refs{1};
+  uint32_t m_slot;
+  uint32_t m_flags;
+  uint64_t m_local;
+  std::shared_ptr<sharing::Registry> m_registry;
+  uint64_t m_handle = 0;
+  std::atomic<uint64_t>* m_shared = nullptr;
+};
+
+// A Signal whose preceding work may still run: written once its event query is done.
+struct PendingSignal {
+  ID3D11Query* query = nullptr;        // owned
+  EmulatedFence* fence = nullptr;      // referenced
+  uint64_t value = 0;
+  std::shared_ptr<DeviceState> device;
+};
+
+// A resource of this context that is shared: created here (owner) or opened from a handle.
+struct SharedResource {
+  uint64_t handle = 0;
+  bool owner = false;
+  bool keyedMutex = false;
+  bool mutexHeld = false;
+  validation::ResourceShape shape;
+  sharing::Section content;             // the linear copy every context of the entry sees
+  std::shared_ptr<DeviceState> device;
+  ID3D11Resource* staging = nullptr;    // owned: where a publish reads the content back
+  uint64_t localVersion = 0;            // content version this context's resource holds
+
+  SharedResource() = default;
+  SharedResource(const SharedResource&) = delete;
+  SharedResource& operator=(const SharedResource&) = delete;
+  ~SharedResource() {
+    if (staging) staging->Release();
+  }
+};
+
+struct SharingState {
+  std::shared_ptr<sharing::Registry> registry;   // opened by the first call that needs it
+  bool registryFailed = false;
+  uint32_t contextToken = 0;                      // this context in keyed-mutex words
+  uint32_t waitTimeoutMs = 2000;
+  std::deque<PendingSignal> signals;
+  std::unordered_map<ObjectId, EmulatedFence*> sharedFences;   // referenced; mirrored into slots
+  std::unordered_map<ObjectId, std::unique_ptr<SharedResource>> resources;
+  Executor::FenceWaitStats waitStats;
+
+  SharingState() = default;
+  SharingState(const SharingState&) = delete;
+  SharingState& operator=(const SharingState&) = delete;
+  ~SharingState();
+  // Releases everything; keyed mutexes this context holds are abandoned.
+  void clear();
+};
+
+}  // namespace npt::executor
