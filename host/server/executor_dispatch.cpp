@@ -40,11 +40,7 @@ ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, co
     return single_ring ? m_bulk : nullptr;
   };
   options.hooks.pushSlot = [this](uint32_t slot_index, const void* data, size_t size) {
-    // A result that does not fit its slot is an error, never a truncated value.
-    if (m_context && npt_host_context_push_slot(m_context, slot_index, data, size) != 0)
-      m_executor->makeFatal(executor::FatalCode::Protocol, "query result of " + std::to_string(size) +
-                                                               " bytes does not fit push slot " +
-                                                               std::to_string(slot_index));
+    if (m_context) npt_host_context_push_slot(m_context, slot_index, data, size);
   };
   options.hooks.fenceSlot = [this](uint32_t slot_index, uint64_t value) {
     if (m_context) npt_host_context_signal_fence(m_context, slot_index, value);
