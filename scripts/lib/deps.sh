@@ -9,6 +9,7 @@ NPT_DEBIAN_PACKAGES=(
   vkd3d-compiler spirv-tools glslang-tools
   libgtest-dev googletest libbenchmark-dev libpng-dev libsdl2-dev
   clang libclang-rt-14-dev
+  valgrind
 )
 
 npt_missing_packages() {

@@ -77,6 +77,7 @@ public:
   std::vector<uint8_t>& bulk() { return m_bulk; }
   const std::vector<std::string>& log() const { return m_log; }
   const std::vector<uint8_t>& replies() const { return m_replies; }
+  const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>& pushes() const { return m_pushes; }
 
 private:
   std::vector<uint8_t> m_bulk;
