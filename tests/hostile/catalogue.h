@@ -16,6 +16,7 @@
 // Transport-level classes (wait cycles, re-entrancy, offsets outside a region, bytes
 // rewritten after publish) are in catalogue_transport_test.cpp (native server).
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -281,6 +282,24 @@ inline const std::vector<Entry>& catalogue() {
        true},
   };
   return entries;
+}
+
+// The HRESULT of the last reply in a run of replies (each starts with its header and the
+// method's return value); 0xffffffff when there is none.
+inline uint32_t lastReplyResult(const uint8_t* replies, size_t size) {
+  size_t at = 0, last = SIZE_MAX;
+  while (at + 8 <= size) {
+    uint32_t header;
+    std::memcpy(&header, replies + at, 4);
+    const size_t bytes = size_t(header >> 16) * 4;
+    if (bytes == 0) break;
+    last = at;
+    at += bytes;
+  }
+  if (last == SIZE_MAX) return 0xffffffffu;
+  uint32_t value;
+  std::memcpy(&value, replies + last + 4, 4);
+  return value;
 }
 
 // The device every entry starts from (a sync command: its reply is the first one).

@@ -10,6 +10,7 @@
 
 #include "npt/backends/recording.h"
 #include "npt/executor/executor.h"
+#include "catalogue.h"
 #include "npt/protocol/decoder.h"
 
 namespace npt::hostile {
@@ -55,23 +56,8 @@ public:
     return result.code;
   }
 
-  // The HRESULT of the last reply of the last batch (every reply starts with its header
-  // and the method's return value); 0xffffffff when there is none.
-  uint32_t lastReplyResult() const {
-    size_t at = 0, last = SIZE_MAX;
-    while (at + 8 <= m_replies.size()) {
-      uint32_t header;
-      std::memcpy(&header, m_replies.data() + at, 4);
-      const size_t bytes = size_t(header >> 16) * 4;
-      if (bytes == 0) break;
-      last = at;
-      at += bytes;
-    }
-    if (last == SIZE_MAX) return 0xffffffffu;
-    uint32_t value;
-    std::memcpy(&value, m_replies.data() + last + 4, 4);
-    return value;
-  }
+  // The HRESULT of the last reply of the last batch (0xffffffff: none).
+  uint32_t lastReplyResult() const { return hostile::lastReplyResult(m_replies.data(), m_replies.size()); }
 
   executor::Executor& executor() { return *m_executor; }
   std::vector<uint8_t>& bulk() { return m_bulk; }
