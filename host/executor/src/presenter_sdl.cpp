@@ -128,7 +128,10 @@ std::unique_ptr<PresentWindow> openPresentWindow(std::string* why) {
     *why = sdlError("SDL_InitSubSystem(VIDEO)");
     return nullptr;
   }
-  SDL_Window* window = SDL_CreateWindow("Neptune", 0, 0, 64, 64, SDL_WINDOW_SHOWN);
+  // DXVK-native's SDL2 surface needs a Vulkan-capable window; drivers without Vulkan
+  // (dummy, offscreen) get a plain one, shown from memory.
+  SDL_Window* window = SDL_CreateWindow("Neptune", 0, 0, 64, 64, SDL_WINDOW_SHOWN | SDL_WINDOW_VULKAN);
+  if (!window) window = SDL_CreateWindow("Neptune", 0, 0, 64, 64, SDL_WINDOW_SHOWN);
   if (!window) {
     *why = sdlError("SDL_CreateWindow");
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
