@@ -16,9 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> crashers(const char* target) {
+std::vector<fs::path> crashers(const char* target, const char* root = NPT_FUZZ_REGRESSIONS) {
   std::vector<fs::path> files;
-  const fs::path dir = fs::path(NPT_FUZZ_REGRESSIONS) / target;
+  const fs::path dir = fs::path(root) / target;
   if (fs::is_directory(dir))
     for (const auto& entry : fs::directory_iterator(dir))
       if (entry.is_regular_file() && entry.path().filename() != "README.md")
@@ -58,3 +58,17 @@ TEST(FuzzRegressions, Transport) { replay("transport", npt::fuzz::runTransport, 
 TEST(FuzzRegressions, Protocol) { replay("protocol", npt::fuzz::runProtocol, true); }
 TEST(FuzzRegressions, HostInfo) { replay("hostinfo", npt::fuzz::runHostInfo, true); }
 TEST(FuzzRegressions, Executor) { replay("executor", npt::fuzz::runExecutor, false); }
+
+// The samples' real streams (tests/fuzz/capture_seeds): what a well-behaved guest sends
+// must pass the whole host path on the recording backend without a finding.
+TEST(FuzzSeeds, SampleStreamsGoThroughTheExecutorCleanly) {
+  const auto files = crashers("executor", NPT_FUZZ_SEEDS);
+  if (files.empty()) GTEST_SKIP() << "no captured sample streams";
+  for (const fs::path& path : files) {
+    SCOPED_TRACE(path.filename().string());
+    const std::vector<uint8_t> bytes = readFile(path);
+    const npt::fuzz::Outcome outcome = npt::fuzz::runExecutor(bytes.data(), bytes.size());
+    EXPECT_EQ(outcome.broken, "");
+    EXPECT_TRUE(outcome.accepted) << "code " << outcome.code;
+  }
+}
