@@ -74,7 +74,7 @@ namespace npt::protocol {
   enum class ErrorCode : uint32_t {
     Ok               = 0,
     Truncated        = 1,   // a read ran past the end of the command or stream (also a header longer than the stream)
-    BadHeader        = 2,   // zero length (and, for Hello/reply/host-info parsing, a length other than the bytes given)
+    BadHeader        = 2,   // zero length; a Hello or reply whose length is not the bytes given; a host-info blob without its magic
     UnknownOpcode    = 3,   // opcode not in the negotiated protocol
     UnknownObject    = 4,   // id not live in this context
     WrongObjectType  = 5,   // id names an object of an incompatible interface
