@@ -1,12 +1,27 @@
 #!/usr/bin/env python3
 """Frame time of samples run directly on the backend (Wine's d3d11) versus
 through Neptune (our d3d11.dll/dxgi.dll -> neptune-server.exe on the same
-backend), as a ratio measured in one run: the machine is shared and noisy, so
-the two modes alternate round by round and the medians are compared.
+backend), as ratios measured in one run: the machine is shared and noisy, so
+the modes alternate round by round and the medians are compared.
+
+Three modes per round:
+  direct        the sample on Wine's d3d11 with Wine's defaults (wined3d's
+                command-stream thread, glibc's default malloc);
+  direct-tuned  the same with the backend settings the Neptune run gets:
+                WINE_D3D_CONFIG csmt=0x0 (what neptune-server.exe gives its
+                workers, host/server/main.cpp) and MALLOC_TUNABLES below;
+  neptune       the sample through our DLLs and the server; the server is
+                started with MALLOC_TUNABLES in GLIBC_TUNABLES (a Wine process
+                starts with its parent's Unix environment, so the server cannot
+                give it to its workers itself).
+The ratios are neptune / direct and neptune / direct-tuned; the second is the
+cost of remoting alone, the figure issue 8's target is judged by.
 
 Each run renders --frames frames with --readback-every 0: the frame loop holds
 no synchronous readback except the one after the last frame, which waits for
-all the work, so the per-frame time includes the host's execution.
+all the work, so the per-frame time includes the host's execution. The load
+average is printed before and after: figures taken while other programs keep
+both cores busy say little (bench/samples/README.md).
 
 Usage (inside a Wine environment, see bench/samples/run.sh):
   frame_ratio.py --win-build build/win --dll-dir DIR [--samples many_draws,cube]
@@ -25,6 +40,20 @@ import compare_runs  # noqa: E402  (the samples' runner: Server, program_for_b, 
 
 TIME_LINE = re.compile(r"^(\w+): (\d+) frames, ([0-9.]+) ms per frame")
 STATS_LINE = re.compile(r"device \d+ destroyed: .*commands")
+
+# llvmpipe allocates and frees megabytes per flush; glibc's default thresholds hand them back
+# to the kernel and fault them in again, and memory freed into other arenas is not reused
+# (bench/samples/README.md: up to ~60 MB of page faults per many_draws frame).
+MALLOC_TUNABLES = ("glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728:"
+                   "glibc.malloc.arena_max=1")
+# What the Neptune run's backend gets: the server's csmt setting plus the malloc settings.
+BACKEND_ENV = {"WINE_D3D_CONFIG": "csmt=0x0", "GLIBC_TUNABLES": MALLOC_TUNABLES}
+MODES = ("direct", "direct-tuned", "neptune")
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def run(wrapper, exe, args, env, log_path):
@@ -49,14 +78,20 @@ def main():
     parser.add_argument("--samples", default="many_draws,cube")
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--size", default="256x256")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
 
     wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
     server_exe = os.path.join(options.win_build, "host", "server", "neptune-server.exe")
     args = ["--frames", str(options.frames), "--size", options.size, "--readback-every", "0"]
     work = tempfile.mkdtemp(prefix="npt-frame-ratio-")
+    print("load average before: %s" % load_average())
+    # The server (and the workers it starts) inherit this process's environment.
+    saved = dict(os.environ)
+    os.environ["GLIBC_TUNABLES"] = MALLOC_TUNABLES
     server = compare_runs.Server(wrapper, server_exe, work)
+    os.environ.clear()
+    os.environ.update(saved)
     failed = False
     try:
         for sample in options.samples.split(","):
@@ -65,17 +100,30 @@ def main():
             os.makedirs(sample_work)
             exe_neptune = compare_runs.program_for_b(exe, options.dll_dir, sample_work)
             direct_env = dict(os.environ, WINEDEBUG="-all")
-            neptune_env = dict(direct_env, WINEDLLOVERRIDES="d3d11,dxgi=n,b",
-                               NPT_SERVER=server.address(), NPT_LOG=os.environ.get("NPT_LOG", "info"))
-            direct, neptune, stats = [], [], []
+            envs = {
+                "direct": direct_env,
+                "direct-tuned": dict(direct_env, **BACKEND_ENV),
+                "neptune": dict(direct_env, WINEDLLOVERRIDES="d3d11,dxgi=n,b", NPT_SERVER=server.address(),
+                                NPT_LOG=os.environ.get("NPT_LOG", "info")),
+            }
+            times = {mode: [] for mode in MODES}
+            stats = []
             for round_index in range(options.rounds):
-                log = os.path.join(sample_work, "round%d" % round_index)
-                direct.append(run(wrapper, exe, args, direct_env, log + "-direct.txt")[0])
-                ms, stats = run(wrapper, exe_neptune, args, neptune_env, log + "-neptune.txt")
-                neptune.append(ms)
-            d, n = statistics.median(direct), statistics.median(neptune)
-            print("%-12s direct %8.3f ms/frame  neptune %8.3f ms/frame  ratio %.3f  (median of %d rounds, %d frames, %s)"
-                  % (sample, d, n, n / d, options.rounds, options.frames, options.size))
+                for mode in MODES:
+                    program = exe_neptune if mode == "neptune" else exe
+                    log = os.path.join(sample_work, "round%d-%s.txt" % (round_index, mode))
+                    ms, lines = run(wrapper, program, args, envs[mode], log)
+                    times[mode].append(ms)
+                    if mode == "neptune":
+                        stats = lines
+            median = {mode: statistics.median(times[mode]) for mode in MODES}
+            print("%-12s direct %8.3f  direct-tuned %8.3f  neptune %8.3f ms/frame  ratio %.3f (vs tuned %.3f)"
+                  "  (median of %d rounds, %d frames, %s)"
+                  % (sample, median["direct"], median["direct-tuned"], median["neptune"],
+                     median["neptune"] / median["direct"], median["neptune"] / median["direct-tuned"],
+                     options.rounds, options.frames, options.size))
+            for mode in MODES:
+                print("  %-13s %s" % (mode, " ".join("%.2f" % t for t in times[mode])))
             for line in stats:
                 print("  " + line.strip())
     except RuntimeError as error:
@@ -83,6 +131,7 @@ def main():
         failed = True
     finally:
         server.stop()
+        print("load average after: %s" % load_average())
     return 1 if failed else 0
 
 

@@ -1,15 +1,39 @@
 #!/usr/bin/env bash
 # Frame time directly vs through Neptune on the same backend (Wine's d3d11), as ratios from
-# one run. Builds what it needs, owns its Wine environment.
-# Usage: bench/samples/run.sh [frame_ratio.py options, e.g. --samples many_draws --frames 60]
+# one run. Builds what it needs (the Windows build only, -j2), owns its Wine environment.
+# Usage: bench/samples/run.sh [--priority] [frame_ratio.py options, e.g. --samples many_draws --frames 60]
+#   --priority  (root) run in a session of its own whose autogroup has nice -20, so that
+#               on a machine shared with compilers the benchmark gets the CPU share of a
+#               quiet one (the kernel's autogroups make plain nice useless across sessions)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+if [ "${1:-}" = "--priority" ]; then
+  shift
+  exec setsid bash -c 'echo -20 > /proc/$$/autogroup && exec nice -n -20 "$0" "$@"' "$PWD/bench/samples/run.sh" "$@"
+fi
 source scripts/lib/deps.sh
 source scripts/lib/build.sh
 source scripts/lib/wine-env.sh
 
+samples=many_draws,cube
+previous=
+for arg in "$@"; do
+  case "$arg" in
+    --samples=*) samples=${arg#--samples=} ;;
+  esac
+  [ "$previous" = "--samples" ] && samples=$arg
+  previous=$arg
+done
+targets=(guest/d3d11.dll guest/dxgi.dll host/server/neptune-server.exe)
+for sample in ${samples//,/ }; do
+  targets+=("samples/sample-$sample.exe")
+done
+
 npt_install_deps
-npt_build_all >"$npt_build/build.log" 2>&1 || { tail -n 40 "$npt_build/build.log" >&2; exit 1; }
+mkdir -p "$npt_build"
+npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt"
+ninja -j2 -C "$npt_build_win" "${targets[@]}" >"$npt_build/bench-samples-build.log" 2>&1 ||
+  { tail -n 40 "$npt_build/bench-samples-build.log" >&2; exit 1; }
 trap npt_wine_stop EXIT
 npt_wine_start "$npt_build_win"
 /usr/bin/python3 bench/samples/frame_ratio.py --win-build "$npt_build_win" \
