@@ -25,8 +25,8 @@ int diag_dispatch(void* user, uint32_t ring, const uint8_t* cmd, size_t size, np
       if (size < 8)
         return 1;
       std::memcpy(&slot, cmd + 4, 4);
-      npt_host_context_push_slot(state->context, slot, cmd + 8, size - 8);
-      return 0;
+      // A value larger than a slot is refused, not truncated: the context turns fatal.
+      return npt_host_context_push_slot(state->context, slot, cmd + 8, size - 8) != 0;
     }
     case kDiagFence: {
       uint32_t index;

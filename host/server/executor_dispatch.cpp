@@ -40,12 +40,12 @@ ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, co
     return single_ring ? m_bulk : nullptr;
   };
   options.hooks.pushSlot = [this](uint32_t slot_index, const void* data, size_t size) {
-    if (m_context) npt_host_context_push_slot(m_context, slot_index, data, size);
+    // A result that does not fit its slot is an error, never a truncated value.
+    if (m_context && npt_host_context_push_slot(m_context, slot_index, data, size) != 0)
+      m_executor->makeFatal(executor::FatalCode::Protocol, "query result of " + std::to_string(size) +
+                                                               " bytes does not fit push slot " +
+                                                               std::to_string(slot_index));
   };
-  options.hooks.fenceSlot = [this](uint32_t slot_index, uint64_t value) {
-    if (m_context) npt_host_context_signal_fence(m_context, slot_index, value);
-  };
-  options.fenceSlotCount = g.fence_count;
   options.hooks.log = [context_id](const char* line) {
     std::fprintf(stderr, "neptune-server: context %u: %s\n", context_id, line);
   };

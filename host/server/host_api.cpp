@@ -39,6 +39,8 @@ Geometry to_geometry(const npt_host_geometry& g) {
 
 }
 
+static_assert(NPT_HOST_PUSH_SLOT_BYTES == npt::transport::kPushSlotPayload);
+
 struct npt_host_context {
   npt_host_geometry geometry;
   npt_host_limits limits;
@@ -162,9 +164,12 @@ void npt_host_context_leave_idle(npt_host_context* c) {
     c->host->leave_idle();
 }
 
-void npt_host_context_push_slot(npt_host_context* c, uint32_t index, const void* data, size_t size) {
-  if (c->host)
-    c->host->push_slot(index, data, size);
+int npt_host_context_push_slot(npt_host_context* c, uint32_t index, const void* data, size_t size) {
+  if (!c->host || index >= c->geometry.push_slot_count)
+    return NPT_HOST_E_INVALID_ARG;
+  if (size > NPT_HOST_PUSH_SLOT_BYTES)
+    return NPT_HOST_E_LIMIT;
+  return c->host->push_slot(index, data, size) ? 0 : NPT_HOST_E_INVALID_ARG;
 }
 
 void npt_host_context_signal_fence(npt_host_context* c, uint32_t index, uint64_t value) {

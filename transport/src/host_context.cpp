@@ -317,18 +317,17 @@ void HostContext::check_wait_cycles() {
   }
 }
 
-void HostContext::push_slot(uint32_t index, const void* data, size_t size) {
-  if (index >= m_geometry.push_slot_count)
-    return;
+bool HostContext::push_slot(uint32_t index, const void* data, size_t size) {
+  if (index >= m_geometry.push_slot_count || size > kPushSlotPayload)
+    return false;
   auto* slot = reinterpret_cast<PushSlot*>(m_base + m_geometry.push_offset()) + index;
-  if (size > sizeof(slot->data))
-    size = sizeof(slot->data);
   uint32_t& seq = m_push_seq[index];
   store_release(slot->seq, ++seq);  // odd: being written
   std::atomic_thread_fence(std::memory_order_release);
   std::memcpy(slot->data, data, size);
   store_release(slot->size, uint32_t(size));
   store_release(slot->seq, ++seq);
+  return true;
 }
 
 void HostContext::signal_fence(uint32_t index, uint64_t value) {

@@ -116,12 +116,24 @@ TEST(HostApi, EmbedderDrivesContextOverItsOwnMemory) {
 
   // Push slot and fence as a VMM would after completing GPU work.
   uint64_t result = 42;
-  npt_host_context_push_slot(c, 3, &result, sizeof(result));
+  EXPECT_EQ(npt_host_context_push_slot(c, 3, &result, sizeof(result)), 0);
   npt_host_context_signal_fence(c, 2, 99);
   uint64_t read = 0;
   size_t n = 0;
-  ASSERT_TRUE(guest->read_push_slot(3, &read, sizeof(read), &n, nullptr));
+  uint32_t version = 0;
+  ASSERT_TRUE(guest->read_push_slot(3, &read, sizeof(read), &n, &version));
   EXPECT_EQ(read, 42u);
+  // A value larger than a slot, or a slot outside the geometry, is refused: nothing is
+  // written (never a truncated result).
+  std::vector<uint8_t> large(NPT_HOST_PUSH_SLOT_BYTES + 1, 0xEE);
+  EXPECT_EQ(npt_host_context_push_slot(c, 3, large.data(), NPT_HOST_PUSH_SLOT_BYTES), 0);
+  EXPECT_EQ(npt_host_context_push_slot(c, 4, large.data(), large.size()), NPT_HOST_E_LIMIT);
+  EXPECT_EQ(npt_host_context_push_slot(c, g.push_slot_count, &result, sizeof(result)), NPT_HOST_E_INVALID_ARG);
+  uint8_t slot4[NPT_HOST_PUSH_SLOT_BYTES];
+  uint32_t version4 = 0;
+  ASSERT_TRUE(guest->read_push_slot(4, slot4, sizeof(slot4), &n, &version4));
+  EXPECT_EQ(n, 0u);
+  EXPECT_EQ(version4, 0u);
   EXPECT_EQ(guest->fence_value(2), 99u);
 
   // The embedder's own verdict (say, its validator) removes the device.

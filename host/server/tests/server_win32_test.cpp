@@ -320,3 +320,27 @@ TEST(Win32ServerWorkers, SocketWakeGuestsAreServedThroughTheParentsRelay) {
   CloseHandle(pi.hThread);
   EXPECT_EQ(code, 0u) << "the socket-wake child test failed (its output is above)";
 }
+
+// A value larger than a push slot (120 bytes) is refused and the context turns fatal:
+// the guest never reads a truncated result.
+TEST(Win32Server, OversizedPushSlotValueIsAnErrorNotATruncation) {
+  Win32ServerProcess server;
+  ASSERT_TRUE(server.running());
+  std::unique_ptr<GuestConnection> guest;
+  ASSERT_EQ(server.connect(&guest), kOk);
+  uint32_t fits[2 + 30] = { kDiagPush, 2 };
+  ASSERT_EQ(guest->submit(0, fits, sizeof(fits)), kOk);
+  ASSERT_EQ(guest->finish(0), kOk);
+  uint8_t slot[120];
+  size_t n = 0;
+  ASSERT_TRUE(guest->read_push_slot(2, slot, sizeof(slot), &n, nullptr));
+  EXPECT_EQ(n, 120u);
+  uint32_t too_big[2 + 31] = { kDiagPush, 3 };
+  guest->submit(0, too_big, sizeof(too_big));
+  EXPECT_EQ(guest->finish(0), kDeviceRemoved);
+  EXPECT_EQ(guest->fatal_reason(), uint32_t(FatalReason::DispatchFailed));
+  uint32_t version = 1;
+  ASSERT_TRUE(guest->read_push_slot(3, slot, sizeof(slot), &n, &version));
+  EXPECT_EQ(version, 0u);
+  EXPECT_TRUE(server.running());
+}

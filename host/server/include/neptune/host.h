@@ -90,7 +90,12 @@ int npt_host_context_has_work(npt_host_context* context);
 int npt_host_context_enter_idle(npt_host_context* context);
 void npt_host_context_leave_idle(npt_host_context* context);
 
-void npt_host_context_push_slot(npt_host_context* context, uint32_t index, const void* data, size_t size);
+/* The largest value one push slot holds. */
+#define NPT_HOST_PUSH_SLOT_BYTES 120
+/* Publishes a value (a query result) in push slot index. Returns NPT_HOST_E_INVALID_ARG
+ * for an index outside the geometry and NPT_HOST_E_LIMIT for a value larger than
+ * NPT_HOST_PUSH_SLOT_BYTES; then nothing is written (a result is never truncated). */
+int npt_host_context_push_slot(npt_host_context* context, uint32_t index, const void* data, size_t size);
 void npt_host_context_signal_fence(npt_host_context* context, uint32_t index, uint64_t value);
 
 /* Makes the context fatal: the guest sees DXGI_ERROR_DEVICE_REMOVED. */

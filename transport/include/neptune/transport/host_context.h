@@ -66,7 +66,10 @@ public:
   bool enter_idle();
   void leave_idle();
 
-  void push_slot(uint32_t index, const void* data, size_t size);
+  // Publishes a value the guest reads locally. False, and nothing written, when the index
+  // is out of range or the value is larger than a slot (kPushSlotPayload bytes): a result
+  // is never truncated.
+  bool push_slot(uint32_t index, const void* data, size_t size);
   void signal_fence(uint32_t index, uint64_t value);
 
   void make_fatal(FatalReason reason);

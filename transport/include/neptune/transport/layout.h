@@ -102,10 +102,11 @@ constexpr size_t kReplySlotHeaderSize = sizeof(ReplySlotHeader);
 
 // Host-pushed values (query results) the guest reads locally. A seqlock: seq is odd
 // while the host writes.
+constexpr size_t kPushSlotPayload = 120;   // the largest value a push slot holds
 struct PushSlot {
   uint32_t seq;
   uint32_t size;
-  uint8_t  data[120];
+  uint8_t  data[kPushSlotPayload];
 };
 static_assert(sizeof(PushSlot) == 128);
 
