@@ -46,6 +46,10 @@ ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, co
                                                                " bytes does not fit push slot " +
                                                                std::to_string(slot_index));
   };
+  options.hooks.fenceSlot = [this](uint32_t slot_index, uint64_t value) {
+    if (m_context) npt_host_context_signal_fence(m_context, slot_index, value);
+  };
+  options.fenceSlotCount = g.fence_count;
   options.hooks.log = [context_id](const char* line) {
     std::fprintf(stderr, "neptune-server: context %u: %s\n", context_id, line);
   };
