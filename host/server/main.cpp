@@ -38,11 +38,31 @@ static void usage() {
     "  --contexts process|thread\n"
     "                         process (default): one worker process per context;\n"
     "                         thread: contexts on threads of the server (debugging only)\n"
+#endif
     "  --watchdog-ms N        terminate a worker that makes no progress for N ms and\n"
     "                         remove its context (default 10000; 0: off)\n"
-#endif
     );
 }
+
+#if defined(_WIN32)
+// Worker processes inherit the Win32 environment, and under Wine their backend is wined3d:
+// its command-stream thread exists to take the GL work off the application's thread, but
+// a worker already is a thread of its own beside the guest. With it, many_draws has three
+// busy threads on a 2-core machine, two of them spinning on each other's queue; without
+// it the worker's frames take ~10% less (bench/samples/README.md). A WINE_D3D_CONFIG the
+// user set keeps its csmt value (csmt=0x1 restores wined3d's default); Windows ignores it.
+// (glibc's malloc settings cannot be passed this way: a Wine child process starts with
+// its parent's Unix environment, so GLIBC_TUNABLES must come from whoever starts the
+// server; bench/samples/README.md says why it matters.)
+static void prepare_backend_environment() {
+  char value[512];
+  DWORD n = GetEnvironmentVariableA("WINE_D3D_CONFIG", value, sizeof(value));
+  if (n == 0)
+    SetEnvironmentVariableA("WINE_D3D_CONFIG", "csmt=0x0");
+  else if (n < sizeof(value) && !std::strstr(value, "csmt"))
+    SetEnvironmentVariableA("WINE_D3D_CONFIG", (std::string(value) + ",csmt=0x0").c_str());
+}
+#endif
 
 int main(int argc, char** argv) {
 #if defined(_WIN32)
@@ -85,8 +105,8 @@ int main(int argc, char** argv) {
       else if (mode == "thread") config.contexts_in_threads = true;
       else { usage(); return 2; }
     }
-    else if (a == "--watchdog-ms") config.watchdog_ms = uint32_t(std::strtoul(value(), nullptr, 0));
 #endif
+    else if (a == "--watchdog-ms") config.watchdog_ms = uint32_t(std::strtoul(value(), nullptr, 0));
     else { usage(); return 2; }
   }
   if (config.socket_path.empty()) {
@@ -102,6 +122,7 @@ int main(int argc, char** argv) {
   // (inherited by the workers).
   _putenv_s("NPT_SERVER_INSTANCE", instance);
   SetEnvironmentVariableA("NPT_SERVER_INSTANCE", instance);
+  prepare_backend_environment();
 #else
   std::snprintf(instance, sizeof(instance), "%d", int(::getpid()));
   ::setenv("NPT_SERVER_INSTANCE", instance, 1);
