@@ -403,8 +403,8 @@ class Emitter:
             else:
                 out.append('  %s;' % call)
             out.append('  if (c.replies) {')
-            out.append('    static thread_local uint8_t buf[kMaxCommandBytes];')
-            out.append('    CommandWriter w(buf, sizeof(buf));')
+            out.append('    uint8_t* buf = replyScratch();')
+            out.append('    CommandWriter w(buf, kMaxCommandBytes);')
             out.append('    w.begin(0x%04x);' % meth.opcode)
             if meth.ret != 'void':
                 out.append('    ' + self.put_scalar('ret', meth.ret))
@@ -690,11 +690,21 @@ class Emitter:
     # --- codec source ---------------------------------------------------------------------
     def codec_source(self):
         decl, enc, dec = self.record_codecs()
-        out = [HEADER, '#include <cstring>', '#include "codec_helpers.h"', '#include "npt_encode.h"',
+        out = [HEADER, '#include <cstring>', '#include <memory>', '#include "codec_helpers.h"', '#include "npt_encode.h"',
                '#include "npt_dispatch.h"', '#include "npt_ids.h"', '',
                '#if defined(__GNUC__)', '#pragma GCC diagnostic ignored "-Wunused-function"',
                '#pragma GCC diagnostic ignored "-Wunused-variable"', '#endif', '',
-               'namespace npt::protocol {', '']
+               'namespace npt::protocol {', '',
+               '// Where a sync method\'s decoder encodes its reply before appending it to',
+               '// DecodeContext::replies: one buffer (the largest command) per thread for all',
+               '// of them, allocated when the thread first answers a sync call (a',
+               '// thread_local array per method was 256 KB of TLS per method and thread).',
+               'static uint8_t* replyScratch() {',
+               '  static thread_local std::unique_ptr<uint8_t[]> buffer;',
+               '  if (!buffer)',
+               '    buffer.reset(new uint8_t[kMaxCommandBytes]);',
+               '  return buffer.get();',
+               '}', '']
         out += decl + [''] + self.fast.record_functions('get') + [''] + enc + [''] + dec + ['']
         for meth in self.remoted:
             if not self.fast.eligible(meth):  # the others are inline in npt_encode.h
