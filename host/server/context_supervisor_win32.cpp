@@ -169,6 +169,7 @@ void ContextSupervisor::run() {
   WSAEventSelect(SOCKET(m_socket.native()), m_socket_event, FD_READ | FD_CLOSE);
   uint64_t last_progress = 0;
   uint64_t progress_at = now_ns();
+  uint64_t cpu_at = 0;
   uint64_t gone_at = 0;
   bool hung = false;
   for (;;) {
@@ -198,12 +199,20 @@ void ContextSupervisor::run() {
     // at least every 100 ms while idle.
     if (config.watchdog_ms && load_acquire(m_supervision->running)) {
       uint64_t progress = load_relaxed(m_supervision->progress);
+      uint64_t cpu = load_relaxed(m_supervision->cpu_ns);
       if (progress != last_progress) {
         last_progress = progress;
         progress_at = now;
+        cpu_at = cpu;
+      } else if (now - progress_at > uint64_t(config.watchdog_ms) * 1000000 &&
+                 !worker_looks_hung(now - progress_at, cpu - cpu_at)) {
+        // Working, on a starved machine: another period.
+        progress_at = now;
+        cpu_at = cpu;
       } else if (now - progress_at > uint64_t(config.watchdog_ms) * 1000000) {
-        std::fprintf(stderr, "neptune-server: context %u: worker %lu made no progress for %u ms; terminating it\n",
-                     m_setup.id, m_worker_pid, config.watchdog_ms);
+        std::fprintf(stderr, "neptune-server: context %u: worker %lu made no progress for %u ms (CPU %llu ms); "
+                     "terminating it\n", m_setup.id, m_worker_pid, config.watchdog_ms,
+                     (unsigned long long)((cpu - cpu_at) / 1000000));
         hung = true;
         TerminateProcess(m_process, kHungExitCode);
         WaitForSingleObject(m_process, 5000);
@@ -211,6 +220,7 @@ void ContextSupervisor::run() {
       }
     } else {
       progress_at = now;
+      cpu_at = load_relaxed(m_supervision->cpu_ns);
     }
   }
 

@@ -38,9 +38,9 @@ static void usage() {
     "  --contexts process|thread\n"
     "                         process (default): one worker process per context;\n"
     "                         thread: contexts on threads of the server (debugging only)\n"
-    "  --watchdog-ms N        terminate a worker that makes no progress for N ms and\n"
-    "                         remove its context (default 10000; 0: off)\n"
 #endif
+    "  --watchdog-ms N        terminate a worker that makes no progress for N ms and\n"
+    "                         remove its context (default 30000; 0: off)\n"
     );
 }
 
@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
       else if (mode == "thread") config.contexts_in_threads = true;
       else { usage(); return 2; }
     }
-    else if (a == "--watchdog-ms") config.watchdog_ms = uint32_t(std::strtoul(value(), nullptr, 0));
 #endif
+    else if (a == "--watchdog-ms") config.watchdog_ms = uint32_t(std::strtoul(value(), nullptr, 0));
     else { usage(); return 2; }
   }
   if (config.socket_path.empty()) {

@@ -61,6 +61,7 @@ Server::~Server() {
     ::kill(c.pid, SIGKILL);
     ::waitpid(c.pid, nullptr, 0);
     ::munmap(c.base, c.size);
+    ::munmap(c.supervision, sizeof(Supervision));
   }
 }
 
@@ -126,9 +127,12 @@ int Server::run() {
       { m_unix_listener, POLLIN, 0 },
       { m_tcp_listener, POLLIN, 0 },
     };
-    int r = ::poll(fds, m_tcp_listener >= 0 ? 3 : 2, -1);
+    // With a watchdog the parent wakes every 50 ms to look at the workers' progress.
+    int r = ::poll(fds, m_tcp_listener >= 0 ? 3 : 2, m_config.watchdog_ms ? 50 : -1);
     if (r < 0 && errno != EINTR)
       return 1;
+    if (m_config.watchdog_ms)
+      run_watchdog();
     if (fds[0].revents & POLLIN) {
       signalfd_siginfo info;
       bool stop = false;
@@ -156,6 +160,38 @@ void Server::mark_removed(Context& c, uint32_t reason) {
     address_wake_all(reinterpret_cast<uint32_t*>(c.base + c.replies_offset + c.reply_stride * i));
 }
 
+// A healthy worker bumps its progress word before every command and at least every
+// 100 ms while idle; one whose word stays still for watchdog_ms is hung: its context is
+// removed (WorkerHung) and the worker killed (reaped as usual).
+void Server::run_watchdog() {
+  const uint64_t now = now_ns();
+  for (auto& c : m_contexts) {
+    if (c.hung)
+      continue;
+    uint64_t cpu = load_relaxed(c.supervision->cpu_ns);
+    if (!load_acquire(c.supervision->running)) {
+      c.progress_at_ns = now;
+      c.cpu_at_ns = cpu;
+      continue;
+    }
+    uint64_t progress = load_relaxed(c.supervision->progress);
+    const bool expired = now - c.progress_at_ns > uint64_t(m_config.watchdog_ms) * 1000000;
+    if (progress != c.last_progress || c.progress_at_ns == 0 ||
+        (expired && !worker_looks_hung(now - c.progress_at_ns, cpu - c.cpu_at_ns))) {
+      // Progress, or working on a starved machine: a new period.
+      c.last_progress = progress;
+      c.progress_at_ns = now;
+      c.cpu_at_ns = cpu;
+    } else if (expired) {
+      std::fprintf(stderr, "neptune-server: worker %d made no progress for %u ms; killing it\n", c.pid,
+                   m_config.watchdog_ms);
+      mark_removed(c, uint32_t(FatalReason::WorkerHung));
+      ::kill(c.pid, SIGKILL);
+      c.hung = true;   // reaped on SIGCHLD
+    }
+  }
+}
+
 void Server::reap_workers() {
   int status;
   pid_t pid;
@@ -169,6 +205,7 @@ void Server::reap_workers() {
                      WIFSIGNALED(status) ? "killed by signal" : "exited with", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
       mark_removed(m_contexts[i], clean ? uint32_t(FatalReason::GuestDisconnected) : uint32_t(FatalReason::WorkerDied));
       ::munmap(m_contexts[i].base, m_contexts[i].size);
+      ::munmap(m_contexts[i].supervision, sizeof(Supervision));
       m_contexts.erase(m_contexts.begin() + long(i));
       break;
     }
@@ -237,6 +274,14 @@ void Server::accept_guest(int listener, bool tcp) {
 
   // Laid out before the guest can map it; the worker rewrites the same values.
   HostContext::initialize_memory(static_cast<uint8_t*>(base), geometry_from_hello(hello), 0);
+  void* supervision = ::mmap(nullptr, sizeof(Supervision), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (supervision == MAP_FAILED) {
+    ::munmap(base, size_t(size));
+    ::close(fd);
+    if (!path.empty())
+      ::unlink(path.c_str());
+    return refuse(ConnectError::ServerError, "cannot map the supervision page");
+  }
 
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
@@ -245,8 +290,10 @@ void Server::accept_guest(int listener, bool tcp) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent)
       ::_exit(1);
-    for (auto& c : m_contexts)
+    for (auto& c : m_contexts) {
       ::munmap(c.base, c.size);
+      ::munmap(c.supervision, sizeof(Supervision));
+    }
     ::close(m_unix_listener);
     if (m_tcp_listener >= 0)
       ::close(m_tcp_listener);
@@ -267,10 +314,14 @@ void Server::accept_guest(int listener, bool tcp) {
     p.dispatch = m_config.dispatch;
     p.spin_us = m_config.spin_us;
     p.worker_id = uint32_t(::getpid());
+    p.progress = &static_cast<Supervision*>(supervision)->progress;
+    p.running = &static_cast<Supervision*>(supervision)->running;
+    p.cpu_ns = &static_cast<Supervision*>(supervision)->cpu_ns;
     int status = run_worker(p);
     ::_exit(status);
   }
   if (pid < 0) {
+    ::munmap(supervision, sizeof(Supervision));
     ::munmap(base, size_t(size));
     ::close(fd);
     if (!path.empty())
@@ -286,6 +337,7 @@ void Server::accept_guest(int listener, bool tcp) {
   c.reply_slots = g.reply_slot_count;
   c.replies_offset = geometry.replies_offset();
   c.reply_stride = geometry.reply_stride();
+  c.supervision = static_cast<Supervision*>(supervision);
   m_contexts.push_back(c);
 
   reinterpret_cast<ControlBlock*>(base)->worker_pid = uint32_t(pid);

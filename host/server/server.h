@@ -22,6 +22,15 @@ public:
   int run();          // until SIGTERM/SIGINT
 
 private:
+  // Host-private words a worker shares with the parent only (never the guest): its
+  // progress, for the watchdog.
+  struct Supervision {
+    uint64_t progress;
+    uint32_t running;
+    uint32_t reserved;
+    uint64_t cpu_ns;
+  };
+
   struct Context {
     int pid = 0;
     uint8_t* base = nullptr;
@@ -29,11 +38,17 @@ private:
     uint32_t reply_slots = 0;
     uint64_t replies_offset = 0;
     uint64_t reply_stride = 0;
+    Supervision* supervision = nullptr;   // a shared anonymous page
+    uint64_t last_progress = 0;
+    uint64_t progress_at_ns = 0;
+    uint64_t cpu_at_ns = 0;
+    bool hung = false;                    // killed by the watchdog, not reaped yet
   };
 
   void accept_guest(int listener, bool tcp);
   void reap_workers();
   void mark_removed(Context& context, uint32_t reason);
+  void run_watchdog();
 
   ServerConfig m_config;
   int m_unix_listener = -1;

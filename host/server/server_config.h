@@ -19,9 +19,9 @@ struct ServerConfig {
   // neptune-server.exe: run each context in a worker process (the default) or on a
   // thread of the server (debugging only: a crash in one context ends all of them).
   bool contexts_in_threads = false;
-  // neptune-server.exe: a worker that makes no progress for this long is terminated and
-  // its context removed (FatalReason::WorkerHung); 0 turns the watchdog off.
-  uint32_t watchdog_ms = 10000;
+  // A worker that makes no progress for this long is terminated and its context removed
+  // (FatalReason::WorkerHung); 0 turns the watchdog off.
+  uint32_t watchdog_ms = 30000;
 };
 
 }

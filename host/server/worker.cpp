@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <memory>
 #include <thread>
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <ctime>
 #include <unistd.h>
 #endif
 
@@ -34,6 +37,44 @@ void SocketGuestLink::wait_mapped_ack(int timeout_ms) {
 namespace {
 
 void wake_guest(void* user) { static_cast<GuestLink*>(user)->wake_guest(); }
+
+uint64_t process_cpu_ns() {
+#if defined(_WIN32)
+  FILETIME created, exited, kernel, user;
+  if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+    return 0;
+  auto ns = [](FILETIME t) { return ((uint64_t(t.dwHighDateTime) << 32) | t.dwLowDateTime) * 100; };
+  return ns(kernel) + ns(user);
+#else
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+#endif
+}
+
+// Publishes the process's CPU time for the parent's watchdog until told to stop.
+class CpuTimeReporter {
+public:
+  explicit CpuTimeReporter(uint64_t* word) : m_word(word) {
+    if (m_word)
+      m_thread = std::thread([this] {
+        while (!m_stop.load(std::memory_order_relaxed)) {
+          std::atomic_ref<uint64_t>(*m_word).store(process_cpu_ns(), std::memory_order_relaxed);
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+      });
+  }
+  ~CpuTimeReporter() {
+    m_stop = true;
+    if (m_thread.joinable())
+      m_thread.join();
+  }
+
+private:
+  uint64_t* m_word;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
 
 void bump(uint64_t* progress) {
   if (progress)
@@ -82,6 +123,7 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
 }
 
 int run_worker(WorkerParams& p) {
+  CpuTimeReporter cpu_reporter(p.cpu_ns);
   DiagState diag;
   npt_host_context* context = nullptr;
   npt_host_dispatch_fn dispatch = p.dispatch == DispatchMode::Diag ? diag_dispatch : null_dispatch;

@@ -66,7 +66,18 @@ struct WorkerParams {
   // while it is healthy) and sets *running once its backend is up.
   uint64_t* progress = nullptr;
   uint32_t* running = nullptr;
+  // The worker process's CPU time in ns, written every 100 ms by a thread of its own, so
+  // the watchdog tells a blocked or spinning worker from one that is merely starved.
+  uint64_t* cpu_ns = nullptr;
 };
+
+// How a supervising parent judges a worker whose progress word stood still for the whole
+// watchdog time: hung if it used almost no CPU meanwhile (blocked, deadlocked, suspended:
+// its CPU word stops too) or nearly a whole core (spinning); in between it is working on
+// a starved machine and gets another period.
+inline bool worker_looks_hung(uint64_t elapsed_ns, uint64_t cpu_used_ns) {
+  return cpu_used_ns < elapsed_ns / 20 || cpu_used_ns > elapsed_ns / 10 * 9;
+}
 
 // Exit status: 0 guest disconnected, 2 the context could not be set up, 3 context fatal.
 int run_worker(WorkerParams& params);

@@ -203,6 +203,7 @@ int worker_process_main(int argc, char** argv) {
   p.worker_id = GetCurrentProcessId();
   p.progress = &supervision->progress;
   p.running = &supervision->running;
+  p.cpu_ns = &supervision->cpu_ns;
   int status = run_worker(p);
   std::fflush(stderr);
   return status;

@@ -20,6 +20,7 @@ struct WorkerSupervision {
   uint64_t progress;   // worker: bumped before every command and every idle slice
   uint32_t running;    // worker: 1 once its backend is up (the watchdog starts then)
   uint32_t reserved;
+  uint64_t cpu_ns;     // worker: its CPU time, every 100 ms (worker_looks_hung)
 };
 
 // Everything the worker is told on its command line. Handles are values inherited

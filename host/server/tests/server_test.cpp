@@ -2,6 +2,7 @@
 // isolation, malformed ring state, host death detection.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -143,6 +144,45 @@ TEST(Server, KilledWorkerRemovesOnlyItsContext) {
   std::unique_ptr<GuestConnection> fresh;
   ASSERT_EQ(server.connect(&fresh), kOk);
   EXPECT_TRUE(echo_ok(*fresh, 0, 3));
+}
+
+// A worker stuck inside one command (a hung backend call) for longer than the watchdog
+// is killed and its context removed with WorkerHung; the other context is served meanwhile.
+TEST(Server, WatchdogRemovesAHungWorkersContext) {
+  ServerProcess server({ "--watchdog-ms", "500" });
+  std::unique_ptr<GuestConnection> victim, other;
+  ASSERT_EQ(server.connect(&victim), kOk);
+  ASSERT_EQ(server.connect(&other), kOk);
+  ASSERT_TRUE(echo_ok(*victim, 0, 1));
+  const pid_t worker = pid_t(victim->worker_pid());
+  std::atomic<Status> result{kOk};
+  std::atomic<uint64_t> returned_at{0};
+  const uint64_t start = now_ns();
+  std::thread caller([&] {
+    uint32_t sleep_cmd[2] = { kDiagSleep, 20000 };
+    uint32_t reply[4];
+    size_t n;
+    result = victim->call(0, sleep_cmd, sizeof(sleep_cmd), reply, sizeof(reply), &n);
+    returned_at = now_ns();
+  });
+  for (uint32_t i = 0; i < 50; i++) {
+    ASSERT_TRUE(echo_ok(*other, 0, i));
+    sleep_us(5000);
+  }
+  caller.join();
+  EXPECT_EQ(result.load(), kDeviceRemoved);
+  const uint64_t ms = (returned_at.load() - start) / 1000000;
+  std::printf("hung worker (watchdog 500 ms): the blocked call returned after %llu ms\n", (unsigned long long)ms);
+  EXPECT_GE(ms, 500u);
+  EXPECT_LT(ms, 2000u);
+  EXPECT_EQ(victim->fatal_reason(), uint32_t(FatalReason::WorkerHung));
+  for (int i = 0; i < 200 && kill(worker, 0) == 0; i++)
+    sleep_us(10000);
+  EXPECT_NE(kill(worker, 0), 0) << "the hung worker was killed and reaped";
+  // An idle worker is not hung: it reports progress while it sleeps.
+  sleep_us(1500000);
+  EXPECT_TRUE(echo_ok(*other, 0, 1));
+  EXPECT_EQ(other->status(), kOk);
 }
 
 TEST(Server, MalformedRingStateMakesThatContextFatalServerAlive) {
