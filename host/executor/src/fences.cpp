@@ -84,8 +84,13 @@ void Executor::pollFences() {
     HRESULT hr = signal.device->immediate->GetData(signal.query, nullptr, 0, D3D11_ASYNC_GETDATA_DONOTFLUSH);
     if (hr == S_FALSE) break;
     // S_OK, or an error (a lost device): the value is written either way so nobody waits
-    // forever on a signal the backend cannot report.
-    completeSignal(signal.fence, signal.value);
+    // forever on a signal the backend cannot report. A fence the guest destroyed since
+    // keeps its value (other contexts may hold it) but no longer owns its slot: the guest
+    // may have given the slot to a new fence already.
+    if (backendObject(signal.fenceId) == signal.fence)
+      completeSignal(signal.fence, signal.value);
+    else
+      signal.fence->setValue(signal.value);
     signal.query->Release();
     signal.fence->Release();
     state.signals.pop_front();
@@ -98,6 +103,9 @@ void Executor::pollFences() {
       if (m_options.hooks.fenceSlot) m_options.hooks.fenceSlot(fence->slot(), value);
     }
   }
+  // Resources opened from other contexts (without a keyed mutex) take what their creator
+  // published since this context's last batch.
+  refreshOpenedResources();
 }
 
 HRESULT Executor::ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, UINT flags, UINT FenceSlot,
@@ -206,7 +214,7 @@ void Executor::ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fenceId, UINT
   context->End(query);
   context->Flush();
   fence->AddRef();
-  sharing().signals.push_back(PendingSignal{query, fence, value, state->device});
+  sharing().signals.push_back(PendingSignal{query, fence, fenceId, value, state->device});
   pollFences();
 }
 

@@ -85,6 +85,7 @@ private:
 struct PendingSignal {
   ID3D11Query* query = nullptr;        // owned
   EmulatedFence* fence = nullptr;      // referenced
+  ObjectId fenceId = 0;                // its guest id when signalled
   uint64_t value = 0;
   std::shared_ptr<DeviceState> device;
 };
