@@ -57,6 +57,8 @@ std::unique_ptr<ContextSupervisor> ContextSupervisor::start(const Setup& setup, 
     if (parent)
       CloseHandle(parent);
     *error = "cannot create the worker's supervision objects";
+    s->m_setup.base = nullptr;
+    s->m_setup.mapping = nullptr;
     return nullptr;
   }
 
@@ -99,6 +101,8 @@ std::unique_ptr<ContextSupervisor> ContextSupervisor::start(const Setup& setup, 
     char text[96];
     std::snprintf(text, sizeof(text), "cannot start a worker process (error %lu)", GetLastError());
     *error = text;
+    s->m_setup.base = nullptr;
+    s->m_setup.mapping = nullptr;
     return nullptr;
   }
   // A job with kill-on-close ends the workers with the server, however it ends. Where
@@ -239,6 +243,11 @@ void ContextSupervisor::run() {
   }
   // Guests that block on their socket learn it here; the others were woken above.
   m_socket.close();
+  // The context's memory is released now, not when the accept loop next reaps.
+  UnmapViewOfFile(m_setup.base);
+  CloseHandle(m_setup.mapping);
+  m_setup.base = nullptr;
+  m_setup.mapping = nullptr;
   m_done = true;
 }
 

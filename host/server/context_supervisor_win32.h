@@ -36,7 +36,7 @@ public:
   };
 
   // Starts the worker process; null (and *error) if it cannot. The mapping and view in
-  // setup are released here on failure.
+  // setup are taken over on success only.
   static std::unique_ptr<ContextSupervisor> start(const Setup& setup, std::string* error);
   ~ContextSupervisor();
 

@@ -165,20 +165,31 @@ void Win32Server::accept_guest(Socket conn) {
     setup.config = &m_config;
     setup.socket_wake = socket_wake;
     setup.job = m_job;
-    std::string error;
-    std::unique_ptr<ContextSupervisor> supervisor = ContextSupervisor::start(setup, &error);
-    if (!supervisor) {
-      std::fprintf(stderr, "neptune-server: context %u: %s\n", id, error.c_str());
-      return refuse(ConnectError::ServerError, error.c_str());
-    }
-    welcome.worker_pid = supervisor->worker_pid();
+    // The Welcome goes first: starting a Wine process can take seconds on a loaded
+    // machine, and the guest may fill its ring meanwhile. The control block shows the
+    // worker's pid once the worker has attached.
+    welcome.worker_pid = 0;
     welcome.shm_size = size;
     welcome.flags = kWelcomePath;
     std::snprintf(welcome.path, sizeof(welcome.path), "%s", name);
-    // A guest that cannot take its Welcome leaves; the supervisor's destructor ends
-    // the worker and releases the memory.
-    if (!conn.send_all(&welcome, sizeof(welcome)))
+    if (!conn.send_all(&welcome, sizeof(welcome))) {
+      UnmapViewOfFile(base);
+      CloseHandle(mapping);
       return;
+    }
+    std::string error;
+    std::unique_ptr<ContextSupervisor> supervisor = ContextSupervisor::start(setup, &error);
+    if (!supervisor) {
+      // The guest learns it as from a worker that died at once.
+      std::fprintf(stderr, "neptune-server: context %u: %s\n", id, error.c_str());
+      auto* control = static_cast<ControlBlock*>(base);
+      store_release(control->fatal_reason, uint32_t(FatalReason::WorkerDied));
+      store_seq_cst(control->device_state, uint32_t(kDeviceRemovedState));
+      address_wake_all(&control->device_state);
+      UnmapViewOfFile(base);
+      CloseHandle(mapping);
+      return;
+    }
     if (m_config.verbose)
       std::fprintf(stderr, "neptune-server: context %u in worker process %lu (%s)\n", id, supervisor->worker_pid(), name);
     supervisor->supervise(std::move(conn));

@@ -147,11 +147,12 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   Welcome welcome = {};
   SharedMapping mapping;
 #if defined(_WIN32)
-  if (!socket.recv_all(&welcome, sizeof(welcome), 5000))
+  // Generous: a loaded server may take seconds to accept (handshakes are read in turn).
+  if (!socket.recv_all(&welcome, sizeof(welcome), 20000))
     return fail(kDeviceRemoved, "no answer from the server");
 #else
   int fd = -1;
-  if (!socket.recv_with_fd(&welcome, sizeof(welcome), &fd, 5000))
+  if (!socket.recv_with_fd(&welcome, sizeof(welcome), &fd, 20000))
     return fail(kDeviceRemoved, "no answer from the server");
 #endif
   welcome.message[sizeof(welcome.message) - 1] = 0;
