@@ -32,7 +32,7 @@ import threading
 import time
 
 FRAME_LINE = re.compile(r"^frame (\d+) ([0-9a-f]{16})\s*$")
-HOSTILE_LINE = re.compile(r"^hostile: connections (\d+) fatal (\d+) valid_ok (\d+) commands (\d+) refused (\d+)")
+HOSTILE_LINE = re.compile(r"^hostile: connections (\d+) fatal (\d+) valid_ok (\d+) commands (\d+) refused (\d+)", re.M)
 PARENT_PID = re.compile(r"Local\\neptune-(\d+)-\d+")
 SAMPLES_A = ["triangle", "cube", "instancing", "mrt", "rtt_mips", "copy", "occlusion", "many_draws", "deferred",
              "compute", "stream_output", "tessellation"]
