@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "driver_test_support.h"
 
@@ -153,8 +154,9 @@ TEST_F(DriverCaps, Threading) {
   ddi::D3D11DDI_THREADING_CAPS caps{~0u};
   ASSERT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_THREADING, &caps, sizeof(caps)), S_OK);
   const auto threading = feature<D3D11_FEATURE_DATA_THREADING>(D3D11_FEATURE_THREADING);
-  EXPECT_EQ(caps.Caps, threading.DriverConcurrentCreates ? ddi::D3D11DDICAPS_FREETHREADED : 0u)
-      << "command lists are not implemented, so never advertised";
+  EXPECT_EQ(caps.Caps, ddi::D3D11DDICAPS_COMMANDLISTS_BUILD_2 |
+                           (threading.DriverConcurrentCreates ? ddi::D3D11DDICAPS_FREETHREADED : 0u))
+      << "driver command lists are always offered (built on the target's deferred contexts)";
 }
 
 TEST_F(DriverCaps, Shader) {
@@ -378,7 +380,7 @@ TEST_P(DriverDevice, UnimplementedEntriesReportENotImpl) {
   EXPECT_EQ(device.takeError(), E_NOTIMPL);
   ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT deferred{};
   TRITON_DDI(device, pfnCreateDeferredContext)(h, &deferred);
-  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  EXPECT_EQ(device.takeError(), E_INVALIDARG) << "no context memory, table or callbacks";
   TRITON_DDI(device, pfnPsSetShaderWithIfaces)(h, ddi::D3D10DDI_HSHADER{}, 1, nullptr, nullptr);
   EXPECT_EQ(device.takeError(), E_NOTIMPL);
   TRITON_DDI(device, pfnPsSetShaderWithIfaces)(h, ddi::D3D10DDI_HSHADER{}, 0, nullptr, nullptr);
@@ -388,11 +390,81 @@ TEST_P(DriverDevice, UnimplementedEntriesReportENotImpl) {
   EXPECT_EQ(presentFn(&present), E_NOTIMPL);
 }
 
-TEST_P(DriverDevice, DeferredContextsAreLeftToTheRuntime) {
+TEST_P(DriverDevice, DeferredContextsNeedNoPerContextHandles) {
   UINT count = 99;
   TRITON_DDI(device, pfnCheckDeferredContextHandleSizes)(device.handle(), &count, nullptr);
   EXPECT_EQ(count, 0u);
   EXPECT_EQ(device.takeError(), S_OK);
+  EXPECT_EQ(TRITON_DDI(device, pfnCalcDeferredContextHandleSize)(device.handle(), ddi::D3D10DDI_HT_RESOURCE, nullptr), 0u);
+  EXPECT_GT(TRITON_DDI(device, pfnCalcPrivateDeferredContextSize)(device.handle(), nullptr), 0u);
+  EXPECT_GT(TRITON_DDI(device, pfnCalcPrivateCommandListSize)(device.handle(), nullptr), 0u);
+}
+
+// Driver command lists: a deferred context records through its own table, the device
+// finishes the recording into a command list, the immediate context executes it.
+TEST_P(DriverDevice, DriverCommandListsRunOnTheImmediateContext) {
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  D3D11_TEXTURE2D_DESC desc{4, 4, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                            D3D11_BIND_RENDER_TARGET, 0, 0};
+  harness::Resource target = device.createTexture2D(desc);
+  desc.Usage = D3D11_USAGE_STAGING;
+  desc.BindFlags = 0;
+  desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+  harness::Resource staging = device.createTexture2D(desc);
+  harness::RenderTargetView rtv = device.createRenderTargetView(target, DXGI_FORMAT_R8G8B8A8_UNORM);
+  ASSERT_TRUE(target && staging && rtv);
+
+  harness::DeferredContext deferred;
+  ASSERT_EQ(deferred.create(device), S_OK);
+  ASSERT_TRUE(deferred.handle().pDrvPrivate);
+  for (const void* entry : deferred.is11_1() ? harness::tableEntries(deferred.funcs11_1)
+                                             : harness::tableEntries(deferred.funcs11))
+    EXPECT_NE(entry, nullptr) << "a deferred context's table is complete";
+  FLOAT green[4] = {0, 1, 0, 1};
+  TRITON_DDI(deferred, pfnClearRenderTargetView)(deferred.handle(), rtv.handle, green);
+  TRITON_DDI(deferred, pfnResourceCopy)(deferred.handle(), staging.handle, target.handle);
+  harness::CommandList list = device.createCommandList(deferred);
+  ASSERT_TRUE(list);
+  EXPECT_EQ(device.takeError(), S_OK);
+  EXPECT_EQ(deferred.takeError(), S_OK);
+
+  // Nothing happens before the list runs.
+  FLOAT red[4] = {1, 0, 0, 1};
+  TRITON_DDI(device, pfnClearRenderTargetView)(h, rtv.handle, red);
+  TRITON_DDI(device, pfnResourceCopy)(h, staging.handle, target.handle);
+  auto readFirstPixel = [&]() {
+    ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
+    TRITON_DDI(device, pfnStagingResourceMap)(h, staging.handle, 0, ddi::D3D10_DDI_MAP_READ, 0, &mapped);
+    uint32_t pixel = 0;
+    if (mapped.pData)
+      std::memcpy(&pixel, mapped.pData, 4);
+    TRITON_DDI(device, pfnStagingResourceUnmap)(h, staging.handle, 0);
+    return pixel;
+  };
+  EXPECT_EQ(readFirstPixel(), 0xff0000ffu);
+  TRITON_DDI(device, pfnCommandListExecute)(h, list.handle);
+  EXPECT_EQ(device.takeError(), S_OK);
+  EXPECT_EQ(readFirstPixel(), 0xff00ff00u);
+
+  // An abandoned recording is dropped: the next list holds only what came after it.
+  FLOAT blue[4] = {0, 0, 1, 1};
+  TRITON_DDI(deferred, pfnClearRenderTargetView)(deferred.handle(), rtv.handle, blue);
+  TRITON_DDI(deferred, pfnAbandonCommandList)(deferred.handle());
+  TRITON_DDI(deferred, pfnResourceCopy)(deferred.handle(), staging.handle, target.handle);
+  harness::CommandList copyOnly = device.createCommandList(deferred);
+  ASSERT_TRUE(copyOnly);
+  TRITON_DDI(device, pfnClearRenderTargetView)(h, rtv.handle, red);
+  TRITON_DDI(device, pfnCommandListExecute)(h, copyOnly.handle);
+  EXPECT_EQ(readFirstPixel(), 0xff0000ffu);
+  EXPECT_EQ(deferred.takeError(), S_OK);
+  EXPECT_EQ(device.takeError(), S_OK);
+
+  device.destroy(copyOnly);
+  device.destroy(list);
+  deferred.destroy();
+  device.destroy(rtv);
+  device.destroyResource(staging);
+  device.destroyResource(target);
 }
 
 INSTANTIATE_TEST_SUITE_P(Triton, DriverDevice, ::testing::Values(&kD3D11_0, &kD3D11_0_7, &kD3D11_1),

@@ -42,10 +42,11 @@ HRESULT TRITON_APIENTRY getCaps(ddi::D3D10DDI_HADAPTER hAdapter, const ddi::D3D1
 
   switch (args->Type) {
     case ddi::D3D11DDICAPS_THREADING: {
-      // Free-threaded creation is what the target promises; driver command lists are
-      // not implemented, so the runtime emulates deferred contexts.
+      // Free-threaded creation is what the target promises. Driver command lists are
+      // always offered: they are built on the target's deferred contexts, which every
+      // D3D11 implementation has (emulated by its runtime where its driver lacks them).
       D3D11_FEATURE_DATA_THREADING threading;
-      ddi::D3D11DDI_THREADING_CAPS caps{};
+      ddi::D3D11DDI_THREADING_CAPS caps{ddi::D3D11DDICAPS_COMMANDLISTS_BUILD_2};
       if (feature(device, D3D11_FEATURE_THREADING, threading) && threading.DriverConcurrentCreates)
         caps.Caps |= ddi::D3D11DDICAPS_FREETHREADED;
       return answer(*args, caps);

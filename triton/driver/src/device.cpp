@@ -17,7 +17,19 @@ Device::Device(const ddi::D3D10DDIARG_CREATEDEVICE& args, std::unique_ptr<Target
       callbacks_(args.p11UMCallbacks),
       target_(std::move(target)),
       device_(target_->device()),
-      context_(target_->context()) {}
+      context_(target_->context()),
+      context1_(target_->context1()) {}
+
+Device::Device(const Device& immediate, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args,
+               ComPtr<ID3D11DeviceContext> deferred)
+    : tableKind_(immediate.tableKind_),
+      coreLayer_(args.hRTCoreLayer),
+      callbacks_(args.p11UMCallbacks),
+      device_(immediate.device_),
+      context_(deferred.Get()),
+      deferredContext_(std::move(deferred)) {
+  deferredContext_.As(&context1_);
+}
 
 Device::~Device() = default;
 
@@ -117,59 +129,101 @@ void TRITON_APIENTRY destroyDevice(ddi::D3D10DDI_HDEVICE hDevice) {
 void TRITON_APIENTRY relocateDeviceFuncs11(ddi::D3D10DDI_HDEVICE, ddi::D3D11DDI_DEVICEFUNCS*) {}
 void TRITON_APIENTRY relocateDeviceFuncs11_1(ddi::D3D10DDI_HDEVICE, ddi::D3D11_1DDI_DEVICEFUNCS*) {}
 
-// Deferred contexts: GetCaps(THREADING) does not report driver command lists, so the
-// runtime emulates deferred contexts on the immediate one and should not call these.
+// Driver command lists (GetCaps(THREADING) reports COMMANDLISTS_BUILD_2): each deferred
+// context is a Device over a target deferred context, with the same entries; a command
+// list is the target command list its deferred context finished. The runtime keeps the
+// API state and re-sends what a context needs after a list ran, so lists finish and run
+// without state restore (FinishCommandList/ExecuteCommandList with FALSE).
 void TRITON_APIENTRY checkDeferredContextHandleSizes(ddi::D3D10DDI_HDEVICE, UINT* pHSizes,
                                                      ddi::D3D11DDI_HANDLESIZE*) {
   if (pHSizes)
-    *pHSizes = 0;   // no handle type needs deferred-context-specific storage
+    *pHSizes = 0;   // driver objects are shared by every context: no per-context handle storage
 }
 SIZE_T TRITON_APIENTRY calcDeferredContextHandleSize(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HANDLETYPE, void*) {
-  deviceOf(hDevice)->notImplemented("CalcDeferredContextHandleSize");
+  // No handle type was listed by CheckDeferredContextHandleSizes, so none needs storage.
   return 0;
 }
-SIZE_T TRITON_APIENTRY calcPrivateDeferredContextSize(ddi::D3D10DDI_HDEVICE hDevice,
+SIZE_T TRITON_APIENTRY calcPrivateDeferredContextSize(ddi::D3D10DDI_HDEVICE,
                                                      const ddi::D3D11DDIARG_CALCPRIVATEDEFERREDCONTEXTSIZE*) {
-  deviceOf(hDevice)->notImplemented("CalcPrivateDeferredContextSize");
-  return 0;
+  return sizeof(Device);
 }
-void TRITON_APIENTRY createDeferredContext(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT*) {
-  deviceOf(hDevice)->notImplemented("CreateDeferredContext");
+namespace {
+HRESULT makeDeferredContext(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT* args) {
+  Device* d = deviceOf(hDevice);
+  if (!args || !args->hDrvContext.pDrvPrivate || !args->p11ContextFuncs || !args->p11UMCallbacks ||
+      d->isDeferred())
+    return E_INVALIDARG;
+  ComPtr<ID3D11DeviceContext> deferred;
+  const HRESULT hr = d->device()->CreateDeferredContext(0, &deferred);
+  if (FAILED(hr))
+    return runtimeError(hr);
+  fillDeferredContextTable(d->tableKind(), *args);
+  new (args->hDrvContext.pDrvPrivate) Device(*d, *args, std::move(deferred));
+  return S_OK;
 }
-void TRITON_APIENTRY abandonCommandList(ddi::D3D10DDI_HDEVICE hDevice) {
-  deviceOf(hDevice)->notImplemented("AbandonCommandList");
+HRESULT finishCommandList(const ddi::D3D11DDIARG_CREATECOMMANDLIST* args, ddi::D3D11DDI_HCOMMANDLIST hList) {
+  Device* context = args ? deviceOf(args->hDeferredContext) : nullptr;
+  if (!context || !context->isDeferred() || !hList.pDrvPrivate)
+    return E_INVALIDARG;
+  ComPtr<ID3D11CommandList> list;
+  const HRESULT hr = context->context()->FinishCommandList(FALSE, &list);
+  if (FAILED(hr))
+    return runtimeError(hr);
+  new (hList.pDrvPrivate) CommandList{std::move(list)};
+  return S_OK;
 }
-SIZE_T TRITON_APIENTRY calcPrivateCommandListSize(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATECOMMANDLIST*) {
-  deviceOf(hDevice)->notImplemented("CalcPrivateCommandListSize");
-  return 0;
-}
-void TRITON_APIENTRY createCommandList(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATECOMMANDLIST*,
-                                       ddi::D3D11DDI_HCOMMANDLIST, ddi::D3D11DDI_HRTCOMMANDLIST) {
-  deviceOf(hDevice)->notImplemented("CreateCommandList");
-}
-void TRITON_APIENTRY destroyCommandList(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HCOMMANDLIST) {
-  deviceOf(hDevice)->notImplemented("DestroyCommandList");
-}
-void TRITON_APIENTRY commandListExecute(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HCOMMANDLIST) {
-  deviceOf(hDevice)->notImplemented("CommandListExecute");
-}
-void TRITON_APIENTRY recycleCommandList(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HCOMMANDLIST) {
-  deviceOf(hDevice)->notImplemented("RecycleCommandList");
-}
-HRESULT TRITON_APIENTRY recycleCreateCommandList(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATECOMMANDLIST*,
-                                                 ddi::D3D11DDI_HCOMMANDLIST, ddi::D3D11DDI_HRTCOMMANDLIST) {
-  TRITON_LOG(Warn, "RecycleCreateCommandList: not implemented yet");
-  (void)hDevice;
-  return E_NOTIMPL;
+}  // namespace
+void TRITON_APIENTRY createDeferredContext(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT* args) {
+  const HRESULT hr = makeDeferredContext(hDevice, args);
+  if (FAILED(hr))
+    deviceOf(hDevice)->setError(hr);
 }
 HRESULT TRITON_APIENTRY recycleCreateDeferredContext(ddi::D3D10DDI_HDEVICE hDevice,
-                                                     const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT*) {
-  TRITON_LOG(Warn, "RecycleCreateDeferredContext: not implemented yet");
-  (void)hDevice;
-  return E_NOTIMPL;
+                                                     const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT* args) {
+  // The runtime reuses the memory of a destroyed deferred context; Triton builds a new one in it.
+  return makeDeferredContext(hDevice, args);
 }
-void TRITON_APIENTRY recycleDestroyCommandList(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HCOMMANDLIST) {
-  deviceOf(hDevice)->notImplemented("RecycleDestroyCommandList");
+void TRITON_APIENTRY abandonCommandList(ddi::D3D10DDI_HDEVICE hContext) {
+  // What the deferred context recorded is dropped: finish it into a list nobody keeps.
+  Device* context = deviceOf(hContext);
+  if (!context->isDeferred()) {
+    context->setError(E_INVALIDARG);
+    return;
+  }
+  ComPtr<ID3D11CommandList> dropped;
+  context->context()->FinishCommandList(FALSE, &dropped);
+}
+SIZE_T TRITON_APIENTRY calcPrivateCommandListSize(ddi::D3D10DDI_HDEVICE, const ddi::D3D11DDIARG_CREATECOMMANDLIST*) {
+  return sizeof(CommandList);
+}
+void TRITON_APIENTRY createCommandList(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11DDIARG_CREATECOMMANDLIST* args,
+                                       ddi::D3D11DDI_HCOMMANDLIST hList, ddi::D3D11DDI_HRTCOMMANDLIST) {
+  const HRESULT hr = finishCommandList(args, hList);
+  if (FAILED(hr))
+    deviceOf(hDevice)->setError(hr);
+}
+HRESULT TRITON_APIENTRY recycleCreateCommandList(ddi::D3D10DDI_HDEVICE, const ddi::D3D11DDIARG_CREATECOMMANDLIST* args,
+                                                 ddi::D3D11DDI_HCOMMANDLIST hList, ddi::D3D11DDI_HRTCOMMANDLIST) {
+  return finishCommandList(args, hList);
+}
+void TRITON_APIENTRY destroyCommandList(ddi::D3D10DDI_HDEVICE, ddi::D3D11DDI_HCOMMANDLIST hList) {
+  destroyObject<CommandList>(hList.pDrvPrivate);
+}
+void TRITON_APIENTRY recycleDestroyCommandList(ddi::D3D10DDI_HDEVICE, ddi::D3D11DDI_HCOMMANDLIST hList) {
+  destroyObject<CommandList>(hList.pDrvPrivate);
+}
+void TRITON_APIENTRY recycleCommandList(ddi::D3D10DDI_HDEVICE, ddi::D3D11DDI_HCOMMANDLIST) {
+  // The runtime tells the driver a list's memory may be reused; the target list was
+  // already released by RecycleDestroyCommandList, so nothing is held here.
+}
+void TRITON_APIENTRY commandListExecute(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HCOMMANDLIST hList) {
+  Device* d = deviceOf(hDevice);
+  CommandList* list = objectOf<CommandList>(hList);
+  if (!list || !list->list) {
+    d->setError(E_INVALIDARG);
+    return;
+  }
+  d->context()->ExecuteCommandList(list->list.Get(), FALSE);
 }
 
 }  // namespace entry

@@ -16,12 +16,17 @@ namespace triton::driver {
 class Device {
 public:
   Device(const ddi::D3D10DDIARG_CREATEDEVICE& args, std::unique_ptr<TargetDevice> target);
+  // A deferred context (pfnCreateDeferredContext): the same entries, translated onto a
+  // target deferred context of the immediate device's target device.
+  Device(const Device& immediate, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args,
+         ComPtr<ID3D11DeviceContext> deferred);
   ~Device();
 
   ID3D11Device* device() const { return device_; }
   ID3D11DeviceContext* context() const { return context_; }
   ID3D11Device1* device1() const { return target_->device1(); }
-  ID3D11DeviceContext1* context1() const { return target_->context1(); }
+  ID3D11DeviceContext1* context1() const { return context1_.Get(); }
+  bool isDeferred() const { return !target_; }
   bool isD3D11_1() const { return tableKind_ == ddi::DeviceTableKind::D3D11_1; }
   ddi::DeviceTableKind tableKind() const { return tableKind_; }
 
@@ -50,9 +55,11 @@ private:
   ddi::DeviceTableKind tableKind_;
   ddi::D3D10DDI_HRTCORELAYER coreLayer_;
   const ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS* callbacks_;
-  std::unique_ptr<TargetDevice> target_;
+  std::unique_ptr<TargetDevice> target_;   // null for a deferred context
   ID3D11Device* device_;
   ID3D11DeviceContext* context_;
+  ComPtr<ID3D11DeviceContext> deferredContext_;
+  ComPtr<ID3D11DeviceContext1> context1_;
 
   static constexpr UINT kRenderTargetSlots = D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT;
   static constexpr UINT kOutputMergerUavSlots = D3D11_1_UAV_SLOT_COUNT;
@@ -66,5 +73,12 @@ inline Device* deviceOf(ddi::D3D10DDI_HDEVICE handle) { return static_cast<Devic
 // Fills the device table (and the DXGI table) the runtime asked for. False for an
 // interface version Triton does not implement.
 bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args);
+// Fills a deferred context's table: the same kind as its device's.
+void fillDeferredContextTable(ddi::DeviceTableKind kind, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args);
+
+// A driver command list: the target command list a deferred context finished.
+struct CommandList {
+  ComPtr<ID3D11CommandList> list;
+};
 
 }  // namespace triton::driver

@@ -215,6 +215,15 @@ void fillDxgiBase(DxgiTable& t) {
 
 }  // namespace
 
+void fillDeferredContextTable(ddi::DeviceTableKind kind, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args) {
+  // A deferred context takes the device's entries: each one works on whichever
+  // context its handle names.
+  if (kind == ddi::DeviceTableKind::D3D11_1)
+    fill(*args.p11_1ContextFuncs);
+  else
+    fill(*args.p11ContextFuncs);
+}
+
 bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
   switch (ddi::deviceTableFor(args.Interface)) {
     case ddi::DeviceTableKind::D3D11_0:

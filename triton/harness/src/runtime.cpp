@@ -699,4 +699,60 @@ void Device::copyRegion(const Resource& dst, UINT dstSub, UINT x, UINT y, const 
     funcs11.pfnResourceCopyRegion(handle_, dst.handle, dstSub, x, y, 0, src.handle, srcSub, nullptr);
 }
 
+// Deferred contexts and command lists ----------------------------------------------
+
+HRESULT DeferredContext::create(Device& device) {
+  destroy();
+  is11_1_ = device.is11_1();
+  callbacks_ = device.coreCallbacks_;
+  callbacks_.pfnSetErrorCb = [](ddi::D3D10DDI_HRTCORELAYER layer, HRESULT hr) {
+    static_cast<DeferredContext*>(layer.handle)->errors_.push_back(hr);
+  };
+  const ddi::D3D11DDIARG_CALCPRIVATEDEFERREDCONTEXTSIZE sizeArgs{0};
+  const SIZE_T size = TRITON_DDI(device, pfnCalcPrivateDeferredContextSize)(device.handle(), &sizeArgs);
+  if (!size)
+    return E_OUTOFMEMORY;
+  memory_.reset(new uint64_t[words(size)]());
+  ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT args{};
+  if (is11_1_)
+    args.p11_1ContextFuncs = &funcs11_1;
+  else
+    args.p11ContextFuncs = &funcs11;
+  args.hDrvContext.pDrvPrivate = memory_.get();
+  args.hRTCoreLayer.handle = this;
+  args.p11UMCallbacks = &callbacks_;
+  TRITON_DDI(device, pfnCreateDeferredContext)(device.handle(), &args);
+  const HRESULT hr = device.takeError();
+  if (SUCCEEDED(hr))
+    handle_ = args.hDrvContext;
+  return hr;
+}
+
+void DeferredContext::destroy() {
+  if (handle_.pDrvPrivate) {
+    // A deferred context is destroyed through its own table's DestroyDevice.
+    TRITON_DDI(*this, pfnDestroyDevice)(handle_);
+    handle_.pDrvPrivate = nullptr;
+  }
+}
+
+HRESULT DeferredContext::takeError() {
+  const HRESULT hr = errors_.empty() ? S_OK : errors_.front();
+  errors_.clear();
+  return hr;
+}
+
+CommandList Device::createCommandList(DeferredContext& context) {
+  const ddi::D3D11DDIARG_CREATECOMMANDLIST args{context.handle()};
+  CommandList list = allocate<ddi::D3D11DDI_HCOMMANDLIST>(TRITON_DDI(*this, pfnCalcPrivateCommandListSize)(handle_, &args));
+  if (list)
+    TRITON_DDI(*this, pfnCreateCommandList)(handle_, &args, list.handle, ddi::D3D11DDI_HRTCOMMANDLIST{&list});
+  return list;
+}
+
+void Device::destroy(CommandList& list) {
+  if (list)
+    TRITON_DDI(*this, pfnDestroyCommandList)(handle_, list.handle);
+}
+
 }  // namespace triton::harness

@@ -84,94 +84,167 @@ void getRange(const std::array<Slot<Interface>, N>& slots, UINT start, UINT coun
 
 PipelineState::PipelineState() = default;
 
-ImmediateContext::ImmediateContext(Device* device) : ContextBase(device, false) {}
+DdiContext::DdiContext(Device* device)
+    : ContextBase(device, false),
+      deferred_(false),
+      funcs_(&device->ddi()),
+      handle_(device->handle()),
+      lock_(&device->lock()) {}
 
-void ImmediateContext::mapError(HRESULT* result) {
-  const HRESULT hr = device()->takeError();
+DdiContext::DdiContext(Device* device, std::unique_ptr<harness::DeferredContext> driverContext)
+    : ContextBase(device, true),
+      deferred_(true),
+      driverContext_(std::move(driverContext)),
+      funcs_(&driverContext_->funcs11_1),
+      handle_(driverContext_->handle()),
+      lock_(&ownLock_) {}
+
+DdiContext::~DdiContext() {
+  if (deferred_) {
+    std::lock_guard<std::recursive_mutex> lock(device()->lock());
+    ClearState();   // the bindings' private references go before the driver context
+    driverContext_->destroy();
+  }
+}
+
+HRESULT DdiContext::createDeferred(Device* device, ID3D11DeviceContext** out) {
+  auto driverContext = std::make_unique<harness::DeferredContext>();
+  {
+    std::lock_guard<std::recursive_mutex> lock(device->lock());
+    const HRESULT hr = driverContext->create(device->ddiDevice());
+    if (FAILED(hr))
+      return apiError(hr);
+  }
+  *out = new DdiContext(device, std::move(driverContext));
+  return S_OK;
+}
+
+HRESULT DdiContext::takeError() {
+  return deferred_ ? apiError(driverContext_->takeError()) : device()->takeError();
+}
+
+HRESULT DdiContext::FinishCommandList(BOOL restore, ID3D11CommandList** out) {
+  if (!deferred_)
+    return DXGI_ERROR_INVALID_CALL;
+  harness::CommandList list;
+  {
+    // Created on the device, naming this context.
+    std::lock_guard<std::recursive_mutex> deviceLock(device()->lock());
+    Lock lock(this->lock());
+    list = device()->ddiDevice().createCommandList(*driverContext_);
+    const HRESULT hr = device()->takeError();
+    if (FAILED(hr) || !list)
+      return FAILED(hr) ? hr : E_OUTOFMEMORY;
+  }
+  // The driver's context starts the next list from the default state; with restore the
+  // runtime sends this context's state again.
+  if (restore)
+    applyState();
+  else
+    ClearState();
+  auto* commandList = new DriverCommandList(device(), std::move(list));
+  if (out)
+    *out = commandList;
+  else
+    commandList->Release();
+  return S_OK;
+}
+
+DriverCommandList::~DriverCommandList() {
+  std::lock_guard<std::recursive_mutex> lock(device()->lock());
+  device()->ddiDevice().destroy(list_);
+}
+
+void DriverCommandList::execute(DdiContext& context) {
+  context.ddi().pfnCommandListExecute(context.handle(), list_.handle);
+}
+
+void DdiContext::mapError(HRESULT* result) {
+  const HRESULT hr = takeError();
   if (FAILED(hr))
     *result = hr;
 }
 
 // Shader stages -----------------------------------------------------------------------
 
-void ImmediateContext::setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const*, UINT instances) {
+void DdiContext::setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const*, UINT instances) {
   if (instances)
     notImplemented("*SetShader with class instances (dynamic linkage)");
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   StageState& s = state_.stages[stage];
   s.shader.iface = shader;
   s.shader.ref = shaderChild(stage, shader);
   s.shaderHandle = shaderHandle(stage, shader);
-  entriesFor(device()->ddi(), stage).setShader(device()->handle(), s.shaderHandle);
+  entriesFor(ddi(), stage).setShader(handle(), s.shaderHandle);
 }
 
-void ImmediateContext::setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) {
+void DdiContext::setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) {
   StageState& s = state_.stages[stage];
   count = clampCount(start, count, s.constantBuffers.size());
   if (!count)
     return;
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   ddi::D3D10DDI_HRESOURCE handles[D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT]{};
   for (UINT i = 0; i < count; ++i) {
     ID3D11Buffer* b = buffers ? buffers[i] : nullptr;
     s.constantBuffers[start + i].set<Buffer>(b);
     handles[i] = handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(b);
   }
-  entriesFor(device()->ddi(), stage).setConstantBuffers(device()->handle(), start, count, handles, nullptr, nullptr);
+  entriesFor(ddi(), stage).setConstantBuffers(handle(), start, count, handles, nullptr, nullptr);
 }
 
-void ImmediateContext::setShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView* const* views) {
+void DdiContext::setShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView* const* views) {
   StageState& s = state_.stages[stage];
   count = clampCount(start, count, s.views.size());
   if (!count)
     return;
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   std::vector<ddi::D3D10DDI_HSHADERRESOURCEVIEW> handles(count);
   for (UINT i = 0; i < count; ++i) {
     ID3D11ShaderResourceView* v = views ? views[i] : nullptr;
     s.views[start + i].set<ShaderResourceView>(v);
     handles[i] = handleOf<ShaderResourceView, ddi::D3D10DDI_HSHADERRESOURCEVIEW>(v);
   }
-  entriesFor(device()->ddi(), stage).setShaderResources(device()->handle(), start, count, handles.data());
+  entriesFor(ddi(), stage).setShaderResources(handle(), start, count, handles.data());
 }
 
-void ImmediateContext::setSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState* const* samplers) {
+void DdiContext::setSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState* const* samplers) {
   StageState& s = state_.stages[stage];
   count = clampCount(start, count, s.samplers.size());
   if (!count)
     return;
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   ddi::D3D10DDI_HSAMPLER handles[D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT]{};
   for (UINT i = 0; i < count; ++i) {
     ID3D11SamplerState* sampler = samplers ? samplers[i] : nullptr;
     s.samplers[start + i].set<SamplerState>(sampler);
     handles[i] = handleOf<SamplerState, ddi::D3D10DDI_HSAMPLER>(sampler);
   }
-  entriesFor(device()->ddi(), stage).setSamplers(device()->handle(), start, count, handles);
+  entriesFor(ddi(), stage).setSamplers(handle(), start, count, handles);
 }
 
-void ImmediateContext::getShader(Stage stage, ID3D11DeviceChild** shader, ID3D11ClassInstance**, UINT* count) {
+void DdiContext::getShader(Stage stage, ID3D11DeviceChild** shader, ID3D11ClassInstance**, UINT* count) {
   state_.stages[stage].shader.get(shader);
   if (count)
     *count = 0;
 }
 
-void ImmediateContext::getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** out) {
+void DdiContext::getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** out) {
   getRange(state_.stages[stage].constantBuffers, start, count, out);
 }
-void ImmediateContext::getShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView** out) {
+void DdiContext::getShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView** out) {
   getRange(state_.stages[stage].views, start, count, out);
 }
-void ImmediateContext::getSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState** out) {
+void DdiContext::getSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState** out) {
   getRange(state_.stages[stage].samplers, start, count, out);
 }
 
-void ImmediateContext::CSSetUnorderedAccessViews(UINT start, UINT count, ID3D11UnorderedAccessView* const* views,
+void DdiContext::CSSetUnorderedAccessViews(UINT start, UINT count, ID3D11UnorderedAccessView* const* views,
                                                  const UINT* initialCounts) {
   count = clampCount(start, count, state_.computeUavs.size());
   if (!count)
     return;
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   std::vector<ddi::D3D11DDI_HUNORDEREDACCESSVIEW> handles(count);
   std::vector<UINT> counts(count, UINT(-1));
   for (UINT i = 0; i < count; ++i) {
@@ -181,27 +254,27 @@ void ImmediateContext::CSSetUnorderedAccessViews(UINT start, UINT count, ID3D11U
     if (initialCounts)
       counts[i] = initialCounts[i];
   }
-  device()->ddi().pfnCsSetUnorderedAccessViews(device()->handle(), start, count, handles.data(), counts.data());
+  ddi().pfnCsSetUnorderedAccessViews(handle(), start, count, handles.data(), counts.data());
 }
 
-void ImmediateContext::CSGetUnorderedAccessViews(UINT start, UINT count, ID3D11UnorderedAccessView** out) {
+void DdiContext::CSGetUnorderedAccessViews(UINT start, UINT count, ID3D11UnorderedAccessView** out) {
   getRange(state_.computeUavs, start, count, out);
 }
 
 // Input assembler ------------------------------------------------------------------------
 
-void ImmediateContext::IASetInputLayout(ID3D11InputLayout* layout) {
-  Lock lock(device()->lock());
+void DdiContext::IASetInputLayout(ID3D11InputLayout* layout) {
+  Lock guard(this->lock());
   state_.inputLayout.set<InputLayout>(layout);
-  device()->ddi().pfnIaSetInputLayout(device()->handle(), handleOf<InputLayout, ddi::D3D10DDI_HELEMENTLAYOUT>(layout));
+  ddi().pfnIaSetInputLayout(handle(), handleOf<InputLayout, ddi::D3D10DDI_HELEMENTLAYOUT>(layout));
 }
 
-void ImmediateContext::IASetVertexBuffers(UINT start, UINT count, ID3D11Buffer* const* buffers, const UINT* strides,
+void DdiContext::IASetVertexBuffers(UINT start, UINT count, ID3D11Buffer* const* buffers, const UINT* strides,
                                           const UINT* offsets) {
   count = clampCount(start, count, state_.vertexBuffers.size());
   if (!count)
     return;
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   std::vector<ddi::D3D10DDI_HRESOURCE> handles(count);
   for (UINT i = 0; i < count; ++i) {
     ID3D11Buffer* b = buffers ? buffers[i] : nullptr;
@@ -210,27 +283,27 @@ void ImmediateContext::IASetVertexBuffers(UINT start, UINT count, ID3D11Buffer* 
     state_.offsets[start + i] = offsets ? offsets[i] : 0;
     handles[i] = handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(b);
   }
-  device()->ddi().pfnIaSetVertexBuffers(device()->handle(), start, count, handles.data(), &state_.strides[start],
+  ddi().pfnIaSetVertexBuffers(handle(), start, count, handles.data(), &state_.strides[start],
                                         &state_.offsets[start]);
 }
 
-void ImmediateContext::IASetIndexBuffer(ID3D11Buffer* buffer, DXGI_FORMAT format, UINT offset) {
-  Lock lock(device()->lock());
+void DdiContext::IASetIndexBuffer(ID3D11Buffer* buffer, DXGI_FORMAT format, UINT offset) {
+  Lock guard(this->lock());
   state_.indexBuffer.set<Buffer>(buffer);
   state_.indexFormat = format;
   state_.indexOffset = offset;
-  device()->ddi().pfnIaSetIndexBuffer(device()->handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(buffer), format,
+  ddi().pfnIaSetIndexBuffer(handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(buffer), format,
                                       offset);
 }
 
-void ImmediateContext::IASetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY topology) {
-  Lock lock(device()->lock());
+void DdiContext::IASetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY topology) {
+  Lock guard(this->lock());
   state_.topology = topology;
-  device()->ddi().pfnIaSetTopology(device()->handle(), ddi::D3D10_DDI_PRIMITIVE_TOPOLOGY(topology));   // value-equal
+  ddi().pfnIaSetTopology(handle(), ddi::D3D10_DDI_PRIMITIVE_TOPOLOGY(topology));   // value-equal
 }
 
-void ImmediateContext::IAGetInputLayout(ID3D11InputLayout** out) { state_.inputLayout.get(out); }
-void ImmediateContext::IAGetVertexBuffers(UINT start, UINT count, ID3D11Buffer** buffers, UINT* strides, UINT* offsets) {
+void DdiContext::IAGetInputLayout(ID3D11InputLayout** out) { state_.inputLayout.get(out); }
+void DdiContext::IAGetVertexBuffers(UINT start, UINT count, ID3D11Buffer** buffers, UINT* strides, UINT* offsets) {
   getRange(state_.vertexBuffers, start, count, buffers);
   for (UINT i = 0; i < count; ++i) {
     const bool in = start + i < state_.vertexBuffers.size();
@@ -238,64 +311,64 @@ void ImmediateContext::IAGetVertexBuffers(UINT start, UINT count, ID3D11Buffer**
     if (offsets) offsets[i] = in ? state_.offsets[start + i] : 0;
   }
 }
-void ImmediateContext::IAGetIndexBuffer(ID3D11Buffer** buffer, DXGI_FORMAT* format, UINT* offset) {
+void DdiContext::IAGetIndexBuffer(ID3D11Buffer** buffer, DXGI_FORMAT* format, UINT* offset) {
   if (buffer) state_.indexBuffer.get(buffer);
   if (format) *format = state_.indexFormat;
   if (offset) *offset = state_.indexOffset;
 }
-void ImmediateContext::IAGetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY* out) { if (out) *out = state_.topology; }
+void DdiContext::IAGetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY* out) { if (out) *out = state_.topology; }
 
 // Draws and dispatch ----------------------------------------------------------------------
 
-void ImmediateContext::DrawIndexed(UINT count, UINT start, INT base) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDrawIndexed(device()->handle(), count, start, base);
+void DdiContext::DrawIndexed(UINT count, UINT start, INT base) {
+  Lock guard(this->lock());
+  ddi().pfnDrawIndexed(handle(), count, start, base);
 }
-void ImmediateContext::Draw(UINT count, UINT start) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDraw(device()->handle(), count, start);
+void DdiContext::Draw(UINT count, UINT start) {
+  Lock guard(this->lock());
+  ddi().pfnDraw(handle(), count, start);
 }
-void ImmediateContext::DrawIndexedInstanced(UINT count, UINT instances, UINT start, INT base, UINT startInstance) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDrawIndexedInstanced(device()->handle(), count, instances, start, base, startInstance);
+void DdiContext::DrawIndexedInstanced(UINT count, UINT instances, UINT start, INT base, UINT startInstance) {
+  Lock guard(this->lock());
+  ddi().pfnDrawIndexedInstanced(handle(), count, instances, start, base, startInstance);
 }
-void ImmediateContext::DrawInstanced(UINT count, UINT instances, UINT start, UINT startInstance) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDrawInstanced(device()->handle(), count, instances, start, startInstance);
+void DdiContext::DrawInstanced(UINT count, UINT instances, UINT start, UINT startInstance) {
+  Lock guard(this->lock());
+  ddi().pfnDrawInstanced(handle(), count, instances, start, startInstance);
 }
-void ImmediateContext::DrawAuto() {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDrawAuto(device()->handle());
+void DdiContext::DrawAuto() {
+  Lock guard(this->lock());
+  ddi().pfnDrawAuto(handle());
 }
-void ImmediateContext::DrawIndexedInstancedIndirect(ID3D11Buffer* args, UINT offset) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDrawIndexedInstancedIndirect(device()->handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(args),
+void DdiContext::DrawIndexedInstancedIndirect(ID3D11Buffer* args, UINT offset) {
+  Lock guard(this->lock());
+  ddi().pfnDrawIndexedInstancedIndirect(handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(args),
                                                   offset);
 }
-void ImmediateContext::DrawInstancedIndirect(ID3D11Buffer* args, UINT offset) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDrawInstancedIndirect(device()->handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(args), offset);
+void DdiContext::DrawInstancedIndirect(ID3D11Buffer* args, UINT offset) {
+  Lock guard(this->lock());
+  ddi().pfnDrawInstancedIndirect(handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(args), offset);
 }
-void ImmediateContext::Dispatch(UINT x, UINT y, UINT z) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDispatch(device()->handle(), x, y, z);
+void DdiContext::Dispatch(UINT x, UINT y, UINT z) {
+  Lock guard(this->lock());
+  ddi().pfnDispatch(handle(), x, y, z);
 }
-void ImmediateContext::DispatchIndirect(ID3D11Buffer* args, UINT offset) {
-  Lock lock(device()->lock());
-  device()->ddi().pfnDispatchIndirect(device()->handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(args), offset);
+void DdiContext::DispatchIndirect(ID3D11Buffer* args, UINT offset) {
+  Lock guard(this->lock());
+  ddi().pfnDispatchIndirect(handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(args), offset);
 }
 
 // Maps -----------------------------------------------------------------------------------
 
-HRESULT ImmediateContext::Map(ID3D11Resource* resource, UINT subresource, D3D11_MAP type, UINT flags,
+HRESULT DdiContext::Map(ID3D11Resource* resource, UINT subresource, D3D11_MAP type, UINT flags,
                               D3D11_MAPPED_SUBRESOURCE* out) {
   const ResourceRef r = resourceRef(resource);
   if (!r.info || !out)
     return E_INVALIDARG;
   if (r.info->usage == D3D11_USAGE_DEFAULT || r.info->usage == D3D11_USAGE_IMMUTABLE)
     return E_INVALIDARG;
-  Lock lock(device()->lock());
-  const auto& f = device()->ddi();
+  Lock guard(this->lock());
+  const auto& f = ddi();
   // The runtime picks the specialized entry for the resource and map type.
   ddi::PFND3D10DDI_RESOURCEMAP map = f.pfnResourceMap;
   const bool ia = r.info->bindFlags & (D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER);
@@ -307,7 +380,7 @@ HRESULT ImmediateContext::Map(ID3D11Resource* resource, UINT subresource, D3D11_
   else if (type == D3D11_MAP_WRITE_NO_OVERWRITE)
     map = ia ? f.pfnDynamicIABufferMapNoOverwrite : cb ? f.pfnDynamicConstantBufferMapNoOverwrite : f.pfnResourceMap;
   ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
-  map(device()->handle(), r.handle, subresource, ddi::D3D10_DDI_MAP(type), flags & D3D11_MAP_FLAG_DO_NOT_WAIT, &mapped);
+  map(handle(), r.handle, subresource, ddi::D3D10_DDI_MAP(type), flags & D3D11_MAP_FLAG_DO_NOT_WAIT, &mapped);
   HRESULT hr = S_OK;
   mapError(&hr);
   if (FAILED(hr)) {
@@ -318,22 +391,22 @@ HRESULT ImmediateContext::Map(ID3D11Resource* resource, UINT subresource, D3D11_
   return S_OK;
 }
 
-void ImmediateContext::Unmap(ID3D11Resource* resource, UINT subresource) {
+void DdiContext::Unmap(ID3D11Resource* resource, UINT subresource) {
   const ResourceRef r = resourceRef(resource);
   if (!r.info)
     return;
-  Lock lock(device()->lock());
-  const auto& f = device()->ddi();
+  Lock guard(this->lock());
+  const auto& f = ddi();
   const bool ia = r.info->bindFlags & (D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER);
   const bool cb = r.info->bindFlags & D3D11_BIND_CONSTANT_BUFFER;
   ddi::PFND3D10DDI_RESOURCEUNMAP unmap = r.info->usage == D3D11_USAGE_STAGING ? f.pfnStagingResourceUnmap
                                          : ia                                 ? f.pfnDynamicIABufferUnmap
                                          : cb                                 ? f.pfnDynamicConstantBufferUnmap
                                                                               : f.pfnDynamicResourceUnmap;
-  unmap(device()->handle(), r.handle, subresource);
+  unmap(handle(), r.handle, subresource);
 }
 
-void ImmediateContext::replaceBufferContents(ID3D11Resource* resource, const std::vector<uint8_t>& bytes) {
+void DdiContext::replaceBufferContents(ID3D11Resource* resource, const std::vector<uint8_t>& bytes) {
   D3D11_MAPPED_SUBRESOURCE mapped{};
   if (FAILED(Map(resource, 0, D3D11_MAP_WRITE_DISCARD, 0, &mapped)))
     return;
@@ -343,49 +416,51 @@ void ImmediateContext::replaceBufferContents(ID3D11Resource* resource, const std
 
 // Queries -----------------------------------------------------------------------------------
 
-void ImmediateContext::Begin(ID3D11Asynchronous* async) {
+void DdiContext::Begin(ID3D11Asynchronous* async) {
   if (!async)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnQueryBegin(device()->handle(), queryHandle(async));
+  Lock guard(this->lock());
+  ddi().pfnQueryBegin(handle(), queryHandle(async));
 }
 
-void ImmediateContext::End(ID3D11Asynchronous* async) {
+void DdiContext::End(ID3D11Asynchronous* async) {
   if (!async)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnQueryEnd(device()->handle(), queryHandle(async));
+  Lock guard(this->lock());
+  ddi().pfnQueryEnd(handle(), queryHandle(async));
 }
 
-HRESULT ImmediateContext::GetData(ID3D11Asynchronous* async, void* data, UINT size, UINT flags) {
+HRESULT DdiContext::GetData(ID3D11Asynchronous* async, void* data, UINT size, UINT flags) {
+  if (deferred_)
+    return DXGI_ERROR_INVALID_CALL;
   if (!async || (data && size != async->GetDataSize()) || (!data && size))
     return E_INVALIDARG;
-  Lock lock(device()->lock());
-  device()->ddi().pfnQueryGetData(device()->handle(), queryHandle(async), data, size,
+  Lock guard(this->lock());
+  ddi().pfnQueryGetData(handle(), queryHandle(async), data, size,
                                   flags & D3D11_ASYNC_GETDATA_DONOTFLUSH);
-  const HRESULT hr = device()->takeError();
+  const HRESULT hr = takeError();
   if (hr == DXGI_ERROR_WAS_STILL_DRAWING)
     return S_FALSE;
   return hr;
 }
 
-void ImmediateContext::SetPredication(ID3D11Predicate* predicate, BOOL value) {
-  Lock lock(device()->lock());
+void DdiContext::SetPredication(ID3D11Predicate* predicate, BOOL value) {
+  Lock guard(this->lock());
   state_.predicate.set<Query<ID3D11Predicate>>(predicate);
   state_.predicateValue = value;
-  device()->ddi().pfnSetPredication(device()->handle(), queryHandle(predicate), value);
+  ddi().pfnSetPredication(handle(), queryHandle(predicate), value);
 }
 
-void ImmediateContext::GetPredication(ID3D11Predicate** predicate, BOOL* value) {
+void DdiContext::GetPredication(ID3D11Predicate** predicate, BOOL* value) {
   if (predicate) state_.predicate.get(predicate);
   if (value) *value = state_.predicateValue;
 }
 
 // Output merger ----------------------------------------------------------------------------
 
-void ImmediateContext::OMSetRenderTargets(UINT count, ID3D11RenderTargetView* const* views, ID3D11DepthStencilView* dsv) {
+void DdiContext::OMSetRenderTargets(UINT count, ID3D11RenderTargetView* const* views, ID3D11DepthStencilView* dsv) {
   count = std::min<UINT>(count, D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT);
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   for (UINT i = 0; i < state_.renderTargets.size(); ++i)
     state_.renderTargets[i].set<RenderTargetView>(i < count && views ? views[i] : nullptr);
   state_.depthStencil.set<DepthStencilView>(dsv);
@@ -395,16 +470,16 @@ void ImmediateContext::OMSetRenderTargets(UINT count, ID3D11RenderTargetView* co
   ddi::D3D10DDI_HRENDERTARGETVIEW rtvs[D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT]{};
   for (UINT i = 0; i < count; ++i)
     rtvs[i] = handleOf<RenderTargetView, ddi::D3D10DDI_HRENDERTARGETVIEW>(state_.renderTargets[i].iface);
-  device()->ddi().pfnSetRenderTargets(device()->handle(), rtvs, count, D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT - count,
+  ddi().pfnSetRenderTargets(handle(), rtvs, count, D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT - count,
                                       handleOf<DepthStencilView, ddi::D3D10DDI_HDEPTHSTENCILVIEW>(dsv), nullptr, nullptr,
                                       0, 0, 0, count);
 }
 
-void ImmediateContext::OMSetRenderTargetsAndUnorderedAccessViews(UINT rtvCount, ID3D11RenderTargetView* const* rtvs,
+void DdiContext::OMSetRenderTargetsAndUnorderedAccessViews(UINT rtvCount, ID3D11RenderTargetView* const* rtvs,
                                                                  ID3D11DepthStencilView* dsv, UINT uavStart,
                                                                  UINT uavCount, ID3D11UnorderedAccessView* const* uavs,
                                                                  const UINT* initialCounts) {
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   if (rtvCount != D3D11_KEEP_RENDER_TARGETS_AND_DEPTH_STENCIL) {
     rtvCount = std::min<UINT>(rtvCount, D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT);
     for (UINT i = 0; i < state_.renderTargets.size(); ++i)
@@ -433,56 +508,56 @@ void ImmediateContext::OMSetRenderTargetsAndUnorderedAccessViews(UINT rtvCount, 
     for (UINT i = 0; i < uavCount && uavStart + i < counts.size(); ++i)
       counts[uavStart + i] = initialCounts[i];
   const UINT uavSlots = UINT(uavHandles.size()) - boundRtvs;
-  device()->ddi().pfnSetRenderTargets(device()->handle(), rtvHandles, boundRtvs,
+  ddi().pfnSetRenderTargets(handle(), rtvHandles, boundRtvs,
                                       D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT - boundRtvs,
                                       handleOf<DepthStencilView, ddi::D3D10DDI_HDEPTHSTENCILVIEW>(state_.depthStencil.iface),
                                       uavHandles.data() + boundRtvs, counts.data() + boundRtvs, boundRtvs, uavSlots,
                                       boundRtvs, uavSlots);
 }
 
-void ImmediateContext::OMSetBlendState(ID3D11BlendState* blend, const FLOAT factor[4], UINT mask) {
-  Lock lock(device()->lock());
+void DdiContext::OMSetBlendState(ID3D11BlendState* blend, const FLOAT factor[4], UINT mask) {
+  Lock guard(this->lock());
   state_.blend.set<BlendState>(blend);
   const FLOAT ones[4] = {1, 1, 1, 1};
   std::memcpy(state_.blendFactor, factor ? factor : ones, sizeof(state_.blendFactor));
   state_.sampleMask = mask;
-  device()->ddi().pfnSetBlendState(device()->handle(), handleOf<BlendState, ddi::D3D10DDI_HBLENDSTATE>(blend),
+  ddi().pfnSetBlendState(handle(), handleOf<BlendState, ddi::D3D10DDI_HBLENDSTATE>(blend),
                                    state_.blendFactor, mask);
 }
 
-void ImmediateContext::OMSetDepthStencilState(ID3D11DepthStencilState* depth, UINT ref) {
-  Lock lock(device()->lock());
+void DdiContext::OMSetDepthStencilState(ID3D11DepthStencilState* depth, UINT ref) {
+  Lock guard(this->lock());
   state_.depthState.set<DepthStencilState>(depth);
   state_.stencilRef = ref;
-  device()->ddi().pfnSetDepthStencilState(device()->handle(),
+  ddi().pfnSetDepthStencilState(handle(),
                                           handleOf<DepthStencilState, ddi::D3D10DDI_HDEPTHSTENCILSTATE>(depth), ref);
 }
 
-void ImmediateContext::OMGetRenderTargets(UINT count, ID3D11RenderTargetView** rtvs, ID3D11DepthStencilView** dsv) {
+void DdiContext::OMGetRenderTargets(UINT count, ID3D11RenderTargetView** rtvs, ID3D11DepthStencilView** dsv) {
   getRange(state_.renderTargets, 0, count, rtvs);
   if (dsv) state_.depthStencil.get(dsv);
 }
-void ImmediateContext::OMGetRenderTargetsAndUnorderedAccessViews(UINT rtvCount, ID3D11RenderTargetView** rtvs,
+void DdiContext::OMGetRenderTargetsAndUnorderedAccessViews(UINT rtvCount, ID3D11RenderTargetView** rtvs,
                                                                  ID3D11DepthStencilView** dsv, UINT uavStart,
                                                                  UINT uavCount, ID3D11UnorderedAccessView** uavs) {
   OMGetRenderTargets(rtvCount, rtvs, dsv);
   getRange(state_.outputUavs, uavStart, uavCount, uavs);
 }
-void ImmediateContext::OMGetBlendState(ID3D11BlendState** blend, FLOAT factor[4], UINT* mask) {
+void DdiContext::OMGetBlendState(ID3D11BlendState** blend, FLOAT factor[4], UINT* mask) {
   if (blend) state_.blend.get(blend);
   if (factor) std::memcpy(factor, state_.blendFactor, sizeof(state_.blendFactor));
   if (mask) *mask = state_.sampleMask;
 }
-void ImmediateContext::OMGetDepthStencilState(ID3D11DepthStencilState** depth, UINT* ref) {
+void DdiContext::OMGetDepthStencilState(ID3D11DepthStencilState** depth, UINT* ref) {
   if (depth) state_.depthState.get(depth);
   if (ref) *ref = state_.stencilRef;
 }
 
 // Stream output, rasterizer ------------------------------------------------------------------
 
-void ImmediateContext::SOSetTargets(UINT count, ID3D11Buffer* const* buffers, const UINT* offsets) {
+void DdiContext::SOSetTargets(UINT count, ID3D11Buffer* const* buffers, const UINT* offsets) {
   count = std::min<UINT>(count, D3D11_SO_BUFFER_SLOT_COUNT);
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   ddi::D3D10DDI_HRESOURCE handles[D3D11_SO_BUFFER_SLOT_COUNT]{};
   UINT ddiOffsets[D3D11_SO_BUFFER_SLOT_COUNT]{};
   for (UINT i = 0; i < D3D11_SO_BUFFER_SLOT_COUNT; ++i) {
@@ -491,39 +566,39 @@ void ImmediateContext::SOSetTargets(UINT count, ID3D11Buffer* const* buffers, co
     handles[i] = handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(b);
     ddiOffsets[i] = i < count && offsets ? offsets[i] : 0;
   }
-  device()->ddi().pfnSoSetTargets(device()->handle(), count, D3D11_SO_BUFFER_SLOT_COUNT - count, handles, ddiOffsets);
+  ddi().pfnSoSetTargets(handle(), count, D3D11_SO_BUFFER_SLOT_COUNT - count, handles, ddiOffsets);
 }
 
-void ImmediateContext::SOGetTargets(UINT count, ID3D11Buffer** out) { getRange(state_.streamOutput, 0, count, out); }
+void DdiContext::SOGetTargets(UINT count, ID3D11Buffer** out) { getRange(state_.streamOutput, 0, count, out); }
 
-void ImmediateContext::RSSetState(ID3D11RasterizerState* rasterizer) {
-  Lock lock(device()->lock());
+void DdiContext::RSSetState(ID3D11RasterizerState* rasterizer) {
+  Lock guard(this->lock());
   state_.rasterizer.set<RasterizerState>(rasterizer);
-  device()->ddi().pfnSetRasterizerState(device()->handle(),
+  ddi().pfnSetRasterizerState(handle(),
                                         handleOf<RasterizerState, ddi::D3D10DDI_HRASTERIZERSTATE>(rasterizer));
 }
 
-void ImmediateContext::RSSetViewports(UINT count, const D3D11_VIEWPORT* viewports) {
+void DdiContext::RSSetViewports(UINT count, const D3D11_VIEWPORT* viewports) {
   count = std::min<UINT>(count, D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE);
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   const UINT previous = UINT(state_.viewports.size());
   state_.viewports.assign(viewports, viewports + (viewports ? count : 0));
   static_assert(sizeof(D3D11_VIEWPORT) == sizeof(ddi::D3D10_DDI_VIEWPORT));
-  device()->ddi().pfnSetViewports(device()->handle(), count, previous > count ? previous - count : 0,
+  ddi().pfnSetViewports(handle(), count, previous > count ? previous - count : 0,
                                   reinterpret_cast<const ddi::D3D10_DDI_VIEWPORT*>(state_.viewports.data()));
 }
 
-void ImmediateContext::RSSetScissorRects(UINT count, const D3D11_RECT* rects) {
+void DdiContext::RSSetScissorRects(UINT count, const D3D11_RECT* rects) {
   count = std::min<UINT>(count, D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE);
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   const UINT previous = UINT(state_.scissors.size());
   state_.scissors.assign(rects, rects + (rects ? count : 0));
-  device()->ddi().pfnSetScissorRects(device()->handle(), count, previous > count ? previous - count : 0,
+  ddi().pfnSetScissorRects(handle(), count, previous > count ? previous - count : 0,
                                      state_.scissors.data());
 }
 
-void ImmediateContext::RSGetState(ID3D11RasterizerState** out) { state_.rasterizer.get(out); }
-void ImmediateContext::RSGetViewports(UINT* count, D3D11_VIEWPORT* out) {
+void DdiContext::RSGetState(ID3D11RasterizerState** out) { state_.rasterizer.get(out); }
+void DdiContext::RSGetViewports(UINT* count, D3D11_VIEWPORT* out) {
   if (!count) return;
   if (out)
     for (UINT i = 0; i < *count; ++i)
@@ -531,7 +606,7 @@ void ImmediateContext::RSGetViewports(UINT* count, D3D11_VIEWPORT* out) {
   else
     *count = UINT(state_.viewports.size());
 }
-void ImmediateContext::RSGetScissorRects(UINT* count, D3D11_RECT* out) {
+void DdiContext::RSGetScissorRects(UINT* count, D3D11_RECT* out) {
   if (!count) return;
   if (out)
     for (UINT i = 0; i < *count; ++i)
@@ -542,114 +617,114 @@ void ImmediateContext::RSGetScissorRects(UINT* count, D3D11_RECT* out) {
 
 // Copies, updates, clears ----------------------------------------------------------------------
 
-void ImmediateContext::CopySubresourceRegion(ID3D11Resource* dst, UINT dstSub, UINT x, UINT y, UINT z,
+void DdiContext::CopySubresourceRegion(ID3D11Resource* dst, UINT dstSub, UINT x, UINT y, UINT z,
                                              ID3D11Resource* src, UINT srcSub, const D3D11_BOX* box) {
   if (!dst || !src)
     return;
-  Lock lock(device()->lock());
-  const ddi::D3D10_DDI_BOX ddi = box ? ddiBox(*box) : ddi::D3D10_DDI_BOX{};
-  device()->ddi().pfnResourceCopyRegion(device()->handle(), resourceHandle(dst), dstSub, x, y, z, resourceHandle(src),
-                                        srcSub, box ? &ddi : nullptr, 0);
+  Lock guard(this->lock());
+  const ddi::D3D10_DDI_BOX ddiBoxValue = box ? ddiBox(*box) : ddi::D3D10_DDI_BOX{};
+  ddi().pfnResourceCopyRegion(handle(), resourceHandle(dst), dstSub, x, y, z, resourceHandle(src),
+                                        srcSub, box ? &ddiBoxValue : nullptr, 0);
 }
 
-void ImmediateContext::CopyResource(ID3D11Resource* dst, ID3D11Resource* src) {
+void DdiContext::CopyResource(ID3D11Resource* dst, ID3D11Resource* src) {
   if (!dst || !src)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnResourceCopy(device()->handle(), resourceHandle(dst), resourceHandle(src));
+  Lock guard(this->lock());
+  ddi().pfnResourceCopy(handle(), resourceHandle(dst), resourceHandle(src));
 }
 
-void ImmediateContext::UpdateSubresource(ID3D11Resource* dst, UINT sub, const D3D11_BOX* box, const void* data,
+void DdiContext::UpdateSubresource(ID3D11Resource* dst, UINT sub, const D3D11_BOX* box, const void* data,
                                          UINT rowPitch, UINT depthPitch) {
   const ResourceRef r = resourceRef(dst);
   if (!r.info || !data)
     return;
   if (box && (box->left >= box->right || box->top >= box->bottom || box->front >= box->back))
     return;   // an empty box updates nothing (the runtime drops the call)
-  Lock lock(device()->lock());
-  const ddi::D3D10_DDI_BOX ddi = box ? ddiBox(*box) : ddi::D3D10_DDI_BOX{};
+  Lock guard(this->lock());
+  const ddi::D3D10_DDI_BOX ddiBoxValue = box ? ddiBox(*box) : ddi::D3D10_DDI_BOX{};
   // A whole DEFAULT constant buffer goes through its own entry, as the runtime sends it.
   if (!box && r.info->type == D3D11_RESOURCE_DIMENSION_BUFFER && (r.info->bindFlags & D3D11_BIND_CONSTANT_BUFFER))
-    device()->ddi().pfnDefaultConstantBufferUpdateSubresourceUP(device()->handle(), r.handle, sub, nullptr, data,
+    ddi().pfnDefaultConstantBufferUpdateSubresourceUP(handle(), r.handle, sub, nullptr, data,
                                                                  rowPitch, depthPitch, 0);
   else
-    device()->ddi().pfnResourceUpdateSubresourceUP(device()->handle(), r.handle, sub, box ? &ddi : nullptr, data,
+    ddi().pfnResourceUpdateSubresourceUP(handle(), r.handle, sub, box ? &ddiBoxValue : nullptr, data,
                                                    rowPitch, depthPitch, 0);
 }
 
-void ImmediateContext::CopyStructureCount(ID3D11Buffer* dst, UINT offset, ID3D11UnorderedAccessView* src) {
+void DdiContext::CopyStructureCount(ID3D11Buffer* dst, UINT offset, ID3D11UnorderedAccessView* src) {
   if (!dst || !src)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnCopyStructureCount(device()->handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(dst), offset,
+  Lock guard(this->lock());
+  ddi().pfnCopyStructureCount(handle(), handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(dst), offset,
                                         handleOf<UnorderedAccessView, ddi::D3D11DDI_HUNORDEREDACCESSVIEW>(src));
 }
 
-void ImmediateContext::ClearRenderTargetView(ID3D11RenderTargetView* view, const FLOAT color[4]) {
+void DdiContext::ClearRenderTargetView(ID3D11RenderTargetView* view, const FLOAT color[4]) {
   if (!view)
     return;
-  Lock lock(device()->lock());
+  Lock guard(this->lock());
   FLOAT c[4] = {color[0], color[1], color[2], color[3]};
-  device()->ddi().pfnClearRenderTargetView(device()->handle(),
+  ddi().pfnClearRenderTargetView(handle(),
                                            handleOf<RenderTargetView, ddi::D3D10DDI_HRENDERTARGETVIEW>(view), c);
 }
 
-void ImmediateContext::ClearUnorderedAccessViewUint(ID3D11UnorderedAccessView* view, const UINT values[4]) {
+void DdiContext::ClearUnorderedAccessViewUint(ID3D11UnorderedAccessView* view, const UINT values[4]) {
   if (!view)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnClearUnorderedAccessViewUint(
-      device()->handle(), handleOf<UnorderedAccessView, ddi::D3D11DDI_HUNORDEREDACCESSVIEW>(view), values);
+  Lock guard(this->lock());
+  ddi().pfnClearUnorderedAccessViewUint(
+      handle(), handleOf<UnorderedAccessView, ddi::D3D11DDI_HUNORDEREDACCESSVIEW>(view), values);
 }
 
-void ImmediateContext::ClearUnorderedAccessViewFloat(ID3D11UnorderedAccessView* view, const FLOAT values[4]) {
+void DdiContext::ClearUnorderedAccessViewFloat(ID3D11UnorderedAccessView* view, const FLOAT values[4]) {
   if (!view)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnClearUnorderedAccessViewFloat(
-      device()->handle(), handleOf<UnorderedAccessView, ddi::D3D11DDI_HUNORDEREDACCESSVIEW>(view), values);
+  Lock guard(this->lock());
+  ddi().pfnClearUnorderedAccessViewFloat(
+      handle(), handleOf<UnorderedAccessView, ddi::D3D11DDI_HUNORDEREDACCESSVIEW>(view), values);
 }
 
-void ImmediateContext::ClearDepthStencilView(ID3D11DepthStencilView* view, UINT flags, FLOAT depth, UINT8 stencil) {
+void DdiContext::ClearDepthStencilView(ID3D11DepthStencilView* view, UINT flags, FLOAT depth, UINT8 stencil) {
   if (!view)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnClearDepthStencilView(device()->handle(),
+  Lock guard(this->lock());
+  ddi().pfnClearDepthStencilView(handle(),
                                            handleOf<DepthStencilView, ddi::D3D10DDI_HDEPTHSTENCILVIEW>(view),
                                            flags & (D3D11_CLEAR_DEPTH | D3D11_CLEAR_STENCIL), depth, stencil);
 }
 
-void ImmediateContext::GenerateMips(ID3D11ShaderResourceView* view) {
+void DdiContext::GenerateMips(ID3D11ShaderResourceView* view) {
   if (!view)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnGenMips(device()->handle(), handleOf<ShaderResourceView, ddi::D3D10DDI_HSHADERRESOURCEVIEW>(view));
+  Lock guard(this->lock());
+  ddi().pfnGenMips(handle(), handleOf<ShaderResourceView, ddi::D3D10DDI_HSHADERRESOURCEVIEW>(view));
 }
 
-void ImmediateContext::SetResourceMinLOD(ID3D11Resource* resource, FLOAT lod) {
+void DdiContext::SetResourceMinLOD(ID3D11Resource* resource, FLOAT lod) {
   if (!resource)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnSetResourceMinLOD(device()->handle(), resourceHandle(resource), lod);
+  Lock guard(this->lock());
+  ddi().pfnSetResourceMinLOD(handle(), resourceHandle(resource), lod);
 }
 
-FLOAT ImmediateContext::GetResourceMinLOD(ID3D11Resource*) {
+FLOAT DdiContext::GetResourceMinLOD(ID3D11Resource*) {
   notImplemented("GetResourceMinLOD");
   return 0.0f;
 }
 
-void ImmediateContext::ResolveSubresource(ID3D11Resource* dst, UINT dstSub, ID3D11Resource* src, UINT srcSub,
+void DdiContext::ResolveSubresource(ID3D11Resource* dst, UINT dstSub, ID3D11Resource* src, UINT srcSub,
                                           DXGI_FORMAT format) {
   if (!dst || !src)
     return;
-  Lock lock(device()->lock());
-  device()->ddi().pfnResourceResolveSubresource(device()->handle(), resourceHandle(dst), dstSub, resourceHandle(src),
+  Lock guard(this->lock());
+  ddi().pfnResourceResolveSubresource(handle(), resourceHandle(dst), dstSub, resourceHandle(src),
                                                 srcSub, format);
 }
 
 // State as a whole ---------------------------------------------------------------------------------
 
-void ImmediateContext::applyState() {
+void DdiContext::applyState() {
   // Re-sends every binding of state_ (each setter rebinds what it is given).
   PipelineState s = state_;
   for (UINT stage = 0; stage < kStageCount; ++stage) {
@@ -692,35 +767,36 @@ void ImmediateContext::applyState() {
   SetPredication(s.predicate.iface, s.predicateValue);
 }
 
-void ImmediateContext::ClearState() {
-  Lock lock(device()->lock());
+void DdiContext::ClearState() {
+  Lock guard(this->lock());
   // Viewports and scissors first: the default state has none, and the DDI clears
   // the previous ones by count.
   const UINT viewports = UINT(state_.viewports.size()), scissors = UINT(state_.scissors.size());
   state_ = PipelineState();
   applyState();
-  device()->ddi().pfnSetViewports(device()->handle(), 0, viewports, nullptr);
-  device()->ddi().pfnSetScissorRects(device()->handle(), 0, scissors, nullptr);
+  ddi().pfnSetViewports(handle(), 0, viewports, nullptr);
+  ddi().pfnSetScissorRects(handle(), 0, scissors, nullptr);
 }
 
-void ImmediateContext::Flush() {
-  Lock lock(device()->lock());
-  device()->ddi().pfnFlush(device()->handle(), 0);
-  device()->noteError(device()->takeError());
+void DdiContext::Flush() {
+  if (deferred_)
+    return;
+  Lock guard(this->lock());
+  ddi().pfnFlush(handle(), 0);
+  device()->noteError(takeError());
 }
 
-void ImmediateContext::ExecuteCommandList(ID3D11CommandList* list, BOOL restore) {
+void DdiContext::ExecuteCommandList(ID3D11CommandList* list, BOOL restore) {
   if (!list)
     return;
-  auto* commands = static_cast<CommandList*>(list);
-  Lock lock(device()->lock());
+  auto* commands = static_cast<CommandListBase*>(list);
+  Lock lock(this->lock());
   PipelineState saved;
   if (restore)
     saved = state_;
   // A command list starts from the default state and leaves it behind unless asked to restore.
   ClearState();
-  for (const CommandList::Command& command : commands->commands)
-    command(*this);
+  commands->execute(*this);
   if (restore) {
     state_ = saved;
     applyState();

@@ -120,17 +120,25 @@ public:
 #undef TRITON_STAGE_METHODS
 };
 
-class ImmediateContext final : public ContextBase {
+// A context the driver implements: the immediate context (the device's handle and
+// table) or, when the driver offers driver command lists, a deferred context of the
+// driver's (its own handle, table and error callback).
+class DdiContext final : public ContextBase {
 public:
-  explicit ImmediateContext(Device* device);
+  explicit DdiContext(Device* device);
+  static HRESULT createDeferred(Device* device, ID3D11DeviceContext** out);
+  ~DdiContext() override;
   // Unbinds everything (the device's destruction drops the context's references).
   void reset() { ClearState(); }
   // ExecuteCommandList's replay of a recorded Map(WRITE_DISCARD) + Unmap.
   void replaceBufferContents(ID3D11Resource* resource, const std::vector<uint8_t>& bytes);
+  // The driver's context, for pfnCommandListExecute and pfnCreateCommandList.
+  ddi::D3D10DDI_HDEVICE handle() const { return handle_; }
+  const ddi::D3D11_1DDI_DEVICEFUNCS& ddi() const { return *funcs_; }
 
   // The immediate context's references are the device's.
-  ULONG STDMETHODCALLTYPE AddRef() override { return device()->AddRef(); }
-  ULONG STDMETHODCALLTYPE Release() override { return device()->Release(); }
+  ULONG STDMETHODCALLTYPE AddRef() override { return deferred_ ? addPublic() : device()->AddRef(); }
+  ULONG STDMETHODCALLTYPE Release() override { return deferred_ ? releasePublic() : device()->Release(); }
 
   void setShader(Stage, ID3D11DeviceChild*, ID3D11ClassInstance* const*, UINT) override;
   void setConstantBuffers(Stage, UINT, UINT, ID3D11Buffer* const*) override;
@@ -204,18 +212,31 @@ public:
   void STDMETHODCALLTYPE CSGetUnorderedAccessViews(UINT, UINT, ID3D11UnorderedAccessView**) override;
   void STDMETHODCALLTYPE ClearState() override;
   void STDMETHODCALLTYPE Flush() override;
-  D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE GetType() override { return D3D11_DEVICE_CONTEXT_IMMEDIATE; }
+  D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE GetType() override {
+    return deferred_ ? D3D11_DEVICE_CONTEXT_DEFERRED : D3D11_DEVICE_CONTEXT_IMMEDIATE;
+  }
   UINT STDMETHODCALLTYPE GetContextFlags() override { return 0; }
-  HRESULT STDMETHODCALLTYPE FinishCommandList(BOOL, ID3D11CommandList**) override { return DXGI_ERROR_INVALID_CALL; }
+  HRESULT STDMETHODCALLTYPE FinishCommandList(BOOL, ID3D11CommandList**) override;
 
 private:
+  DdiContext(Device* device, std::unique_ptr<harness::DeferredContext> driverContext);
+  std::recursive_mutex& lock() { return *lock_; }
+  HRESULT takeError();
+
   // Sends the whole state to the driver (ClearState, a command list's restore).
   void applyState();
   void mapError(HRESULT* result);
 
+  const bool deferred_;
+  std::unique_ptr<harness::DeferredContext> driverContext_;   // deferred only
+  std::recursive_mutex ownLock_;                               // a deferred context's
+  const ddi::D3D11_1DDI_DEVICEFUNCS* funcs_;
+  ddi::D3D10DDI_HDEVICE handle_;
+  std::recursive_mutex* lock_;
   PipelineState state_;
 };
 
+// The runtime's emulation of deferred contexts (deferred_context.cpp).
 HRESULT createDeferredContext(Device* device, ID3D11DeviceContext** out);
 
 }  // namespace triton::runtime

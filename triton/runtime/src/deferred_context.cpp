@@ -60,19 +60,19 @@ public:
   void setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const* instances, UINT count) override {
     auto s = keep(shader);
     auto i = keepArray(instances, count);
-    record([=](ImmediateContext& c) { c.setShader(stage, s.get(), i.data(), count); });
+    record([=](DdiContext& c) { c.setShader(stage, s.get(), i.data(), count); });
   }
   void setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) override {
     auto b = keepArray(buffers, count);
-    record([=](ImmediateContext& c) { c.setConstantBuffers(stage, start, count, b.data()); });
+    record([=](DdiContext& c) { c.setConstantBuffers(stage, start, count, b.data()); });
   }
   void setShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView* const* views) override {
     auto v = keepArray(views, count);
-    record([=](ImmediateContext& c) { c.setShaderResources(stage, start, count, v.data()); });
+    record([=](DdiContext& c) { c.setShaderResources(stage, start, count, v.data()); });
   }
   void setSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState* const* samplers) override {
     auto v = keepArray(samplers, count);
-    record([=](ImmediateContext& c) { c.setSamplers(stage, start, count, v.data()); });
+    record([=](DdiContext& c) { c.setSamplers(stage, start, count, v.data()); });
   }
   // The emulation keeps no state to answer getters from.
   void getShader(Stage, ID3D11DeviceChild** shader, ID3D11ClassInstance**, UINT* count) override {
@@ -90,9 +90,9 @@ public:
   void getSamplers(Stage, UINT, UINT count, ID3D11SamplerState** out) override { nulls(out, count); }
 
   void STDMETHODCALLTYPE DrawIndexed(UINT a, UINT b, INT d) override {
-    record([=](ImmediateContext& c) { c.DrawIndexed(a, b, d); });
+    record([=](DdiContext& c) { c.DrawIndexed(a, b, d); });
   }
-  void STDMETHODCALLTYPE Draw(UINT a, UINT b) override { record([=](ImmediateContext& c) { c.Draw(a, b); }); }
+  void STDMETHODCALLTYPE Draw(UINT a, UINT b) override { record([=](DdiContext& c) { c.Draw(a, b); }); }
 
   HRESULT STDMETHODCALLTYPE Map(ID3D11Resource* resource, UINT sub, D3D11_MAP type, UINT,
                                 D3D11_MAPPED_SUBRESOURCE* out) override {
@@ -125,51 +125,51 @@ public:
       pendingMaps_.erase(found);
     }
     auto r = keep(resource);
-    record([=](ImmediateContext& c) { c.replaceBufferContents(r.get(), *bytes); });
+    record([=](DdiContext& c) { c.replaceBufferContents(r.get(), *bytes); });
   }
 
   void STDMETHODCALLTYPE IASetInputLayout(ID3D11InputLayout* layout) override {
     auto l = keep(layout);
-    record([=](ImmediateContext& c) { c.IASetInputLayout(l.get()); });
+    record([=](DdiContext& c) { c.IASetInputLayout(l.get()); });
   }
   void STDMETHODCALLTYPE IASetVertexBuffers(UINT start, UINT count, ID3D11Buffer* const* buffers, const UINT* strides,
                                             const UINT* offsets) override {
     auto b = keepArray(buffers, count);
     auto s = copyArray(strides, count);
     auto o = copyArray(offsets, count);
-    record([=](ImmediateContext& c) { c.IASetVertexBuffers(start, count, b.data(), dataOf(s), dataOf(o)); });
+    record([=](DdiContext& c) { c.IASetVertexBuffers(start, count, b.data(), dataOf(s), dataOf(o)); });
   }
   void STDMETHODCALLTYPE IASetIndexBuffer(ID3D11Buffer* buffer, DXGI_FORMAT format, UINT offset) override {
     auto b = keep(buffer);
-    record([=](ImmediateContext& c) { c.IASetIndexBuffer(b.get(), format, offset); });
+    record([=](DdiContext& c) { c.IASetIndexBuffer(b.get(), format, offset); });
   }
   void STDMETHODCALLTYPE DrawIndexedInstanced(UINT a, UINT b, UINT d, INT e, UINT f) override {
-    record([=](ImmediateContext& c) { c.DrawIndexedInstanced(a, b, d, e, f); });
+    record([=](DdiContext& c) { c.DrawIndexedInstanced(a, b, d, e, f); });
   }
   void STDMETHODCALLTYPE DrawInstanced(UINT a, UINT b, UINT d, UINT e) override {
-    record([=](ImmediateContext& c) { c.DrawInstanced(a, b, d, e); });
+    record([=](DdiContext& c) { c.DrawInstanced(a, b, d, e); });
   }
   void STDMETHODCALLTYPE IASetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY t) override {
-    record([=](ImmediateContext& c) { c.IASetPrimitiveTopology(t); });
+    record([=](DdiContext& c) { c.IASetPrimitiveTopology(t); });
   }
   void STDMETHODCALLTYPE Begin(ID3D11Asynchronous* async) override {
     auto a = keep(async);
-    record([=](ImmediateContext& c) { c.Begin(a.get()); });
+    record([=](DdiContext& c) { c.Begin(a.get()); });
   }
   void STDMETHODCALLTYPE End(ID3D11Asynchronous* async) override {
     auto a = keep(async);
-    record([=](ImmediateContext& c) { c.End(a.get()); });
+    record([=](DdiContext& c) { c.End(a.get()); });
   }
   HRESULT STDMETHODCALLTYPE GetData(ID3D11Asynchronous*, void*, UINT, UINT) override { return DXGI_ERROR_INVALID_CALL; }
   void STDMETHODCALLTYPE SetPredication(ID3D11Predicate* predicate, BOOL value) override {
     auto p = keep(predicate);
-    record([=](ImmediateContext& c) { c.SetPredication(p.get(), value); });
+    record([=](DdiContext& c) { c.SetPredication(p.get(), value); });
   }
   void STDMETHODCALLTYPE OMSetRenderTargets(UINT count, ID3D11RenderTargetView* const* views,
                                             ID3D11DepthStencilView* dsv) override {
     auto v = keepArray(views, count);
     auto d = keep(dsv);
-    record([=](ImmediateContext& c) { c.OMSetRenderTargets(count, v.data(), d.get()); });
+    record([=](DdiContext& c) { c.OMSetRenderTargets(count, v.data(), d.get()); });
   }
   void STDMETHODCALLTYPE OMSetRenderTargetsAndUnorderedAccessViews(UINT rtvCount, ID3D11RenderTargetView* const* rtvs,
                                                                    ID3D11DepthStencilView* dsv, UINT uavStart,
@@ -181,63 +181,63 @@ public:
     auto d = keep(dsv);
     auto u = keepArray(uavs, keepUavs ? 0 : uavCount);
     auto n = copyArray(counts, keepUavs ? 0 : uavCount);
-    record([=](ImmediateContext& c) {
+    record([=](DdiContext& c) {
       c.OMSetRenderTargetsAndUnorderedAccessViews(rtvCount, r.data(), d.get(), uavStart, uavCount, u.data(), dataOf(n));
     });
   }
   void STDMETHODCALLTYPE OMSetBlendState(ID3D11BlendState* state, const FLOAT factor[4], UINT mask) override {
     auto s = keep(state);
     auto f = copyArray(factor, 4);
-    record([=](ImmediateContext& c) { c.OMSetBlendState(s.get(), dataOf(f), mask); });
+    record([=](DdiContext& c) { c.OMSetBlendState(s.get(), dataOf(f), mask); });
   }
   void STDMETHODCALLTYPE OMSetDepthStencilState(ID3D11DepthStencilState* state, UINT ref) override {
     auto s = keep(state);
-    record([=](ImmediateContext& c) { c.OMSetDepthStencilState(s.get(), ref); });
+    record([=](DdiContext& c) { c.OMSetDepthStencilState(s.get(), ref); });
   }
   void STDMETHODCALLTYPE SOSetTargets(UINT count, ID3D11Buffer* const* buffers, const UINT* offsets) override {
     auto b = keepArray(buffers, count);
     auto o = copyArray(offsets, count);
-    record([=](ImmediateContext& c) { c.SOSetTargets(count, b.data(), dataOf(o)); });
+    record([=](DdiContext& c) { c.SOSetTargets(count, b.data(), dataOf(o)); });
   }
-  void STDMETHODCALLTYPE DrawAuto() override { record([](ImmediateContext& c) { c.DrawAuto(); }); }
+  void STDMETHODCALLTYPE DrawAuto() override { record([](DdiContext& c) { c.DrawAuto(); }); }
   void STDMETHODCALLTYPE DrawIndexedInstancedIndirect(ID3D11Buffer* args, UINT offset) override {
     auto a = keep(args);
-    record([=](ImmediateContext& c) { c.DrawIndexedInstancedIndirect(a.get(), offset); });
+    record([=](DdiContext& c) { c.DrawIndexedInstancedIndirect(a.get(), offset); });
   }
   void STDMETHODCALLTYPE DrawInstancedIndirect(ID3D11Buffer* args, UINT offset) override {
     auto a = keep(args);
-    record([=](ImmediateContext& c) { c.DrawInstancedIndirect(a.get(), offset); });
+    record([=](DdiContext& c) { c.DrawInstancedIndirect(a.get(), offset); });
   }
   void STDMETHODCALLTYPE Dispatch(UINT x, UINT y, UINT z) override {
-    record([=](ImmediateContext& c) { c.Dispatch(x, y, z); });
+    record([=](DdiContext& c) { c.Dispatch(x, y, z); });
   }
   void STDMETHODCALLTYPE DispatchIndirect(ID3D11Buffer* args, UINT offset) override {
     auto a = keep(args);
-    record([=](ImmediateContext& c) { c.DispatchIndirect(a.get(), offset); });
+    record([=](DdiContext& c) { c.DispatchIndirect(a.get(), offset); });
   }
   void STDMETHODCALLTYPE RSSetState(ID3D11RasterizerState* state) override {
     auto s = keep(state);
-    record([=](ImmediateContext& c) { c.RSSetState(s.get()); });
+    record([=](DdiContext& c) { c.RSSetState(s.get()); });
   }
   void STDMETHODCALLTYPE RSSetViewports(UINT count, const D3D11_VIEWPORT* viewports) override {
     auto v = copyArray(viewports, count);
-    record([=](ImmediateContext& c) { c.RSSetViewports(count, dataOf(v)); });
+    record([=](DdiContext& c) { c.RSSetViewports(count, dataOf(v)); });
   }
   void STDMETHODCALLTYPE RSSetScissorRects(UINT count, const D3D11_RECT* rects) override {
     auto r = copyArray(rects, count);
-    record([=](ImmediateContext& c) { c.RSSetScissorRects(count, dataOf(r)); });
+    record([=](DdiContext& c) { c.RSSetScissorRects(count, dataOf(r)); });
   }
   void STDMETHODCALLTYPE CopySubresourceRegion(ID3D11Resource* dst, UINT dstSub, UINT x, UINT y, UINT z,
                                                ID3D11Resource* src, UINT srcSub, const D3D11_BOX* box) override {
     auto d = keep(dst);
     auto s = keep(src);
     auto b = copyArray(box, 1);
-    record([=](ImmediateContext& c) { c.CopySubresourceRegion(d.get(), dstSub, x, y, z, s.get(), srcSub, dataOf(b)); });
+    record([=](DdiContext& c) { c.CopySubresourceRegion(d.get(), dstSub, x, y, z, s.get(), srcSub, dataOf(b)); });
   }
   void STDMETHODCALLTYPE CopyResource(ID3D11Resource* dst, ID3D11Resource* src) override {
     auto d = keep(dst);
     auto s = keep(src);
-    record([=](ImmediateContext& c) { c.CopyResource(d.get(), s.get()); });
+    record([=](DdiContext& c) { c.CopyResource(d.get(), s.get()); });
   }
   void STDMETHODCALLTYPE UpdateSubresource(ID3D11Resource* dst, UINT sub, const D3D11_BOX* box, const void* data,
                                            UINT rowPitch, UINT depthPitch) override {
@@ -256,7 +256,7 @@ public:
                                                         static_cast<const uint8_t*>(data) + (right - left));
     auto d = keep(dst);
     auto b = copyArray(box, 1);
-    record([=](ImmediateContext& c) {
+    record([=](DdiContext& c) {
       c.UpdateSubresource(d.get(), sub, dataOf(b), bytes->data(), UINT(bytes->size()), UINT(bytes->size()));
     });
     (void)rowPitch;
@@ -265,35 +265,35 @@ public:
   void STDMETHODCALLTYPE CopyStructureCount(ID3D11Buffer* dst, UINT offset, ID3D11UnorderedAccessView* src) override {
     auto d = keep(dst);
     auto s = keep(src);
-    record([=](ImmediateContext& c) { c.CopyStructureCount(d.get(), offset, s.get()); });
+    record([=](DdiContext& c) { c.CopyStructureCount(d.get(), offset, s.get()); });
   }
   void STDMETHODCALLTYPE ClearRenderTargetView(ID3D11RenderTargetView* view, const FLOAT color[4]) override {
     auto v = keep(view);
     auto k = copyArray(color, 4);
-    record([=](ImmediateContext& c) { c.ClearRenderTargetView(v.get(), dataOf(k)); });
+    record([=](DdiContext& c) { c.ClearRenderTargetView(v.get(), dataOf(k)); });
   }
   void STDMETHODCALLTYPE ClearUnorderedAccessViewUint(ID3D11UnorderedAccessView* view, const UINT values[4]) override {
     auto v = keep(view);
     auto k = copyArray(values, 4);
-    record([=](ImmediateContext& c) { c.ClearUnorderedAccessViewUint(v.get(), dataOf(k)); });
+    record([=](DdiContext& c) { c.ClearUnorderedAccessViewUint(v.get(), dataOf(k)); });
   }
   void STDMETHODCALLTYPE ClearUnorderedAccessViewFloat(ID3D11UnorderedAccessView* view, const FLOAT values[4]) override {
     auto v = keep(view);
     auto k = copyArray(values, 4);
-    record([=](ImmediateContext& c) { c.ClearUnorderedAccessViewFloat(v.get(), dataOf(k)); });
+    record([=](DdiContext& c) { c.ClearUnorderedAccessViewFloat(v.get(), dataOf(k)); });
   }
   void STDMETHODCALLTYPE ClearDepthStencilView(ID3D11DepthStencilView* view, UINT flags, FLOAT depth,
                                                UINT8 stencil) override {
     auto v = keep(view);
-    record([=](ImmediateContext& c) { c.ClearDepthStencilView(v.get(), flags, depth, stencil); });
+    record([=](DdiContext& c) { c.ClearDepthStencilView(v.get(), flags, depth, stencil); });
   }
   void STDMETHODCALLTYPE GenerateMips(ID3D11ShaderResourceView* view) override {
     auto v = keep(view);
-    record([=](ImmediateContext& c) { c.GenerateMips(v.get()); });
+    record([=](DdiContext& c) { c.GenerateMips(v.get()); });
   }
   void STDMETHODCALLTYPE SetResourceMinLOD(ID3D11Resource* resource, FLOAT lod) override {
     auto r = keep(resource);
-    record([=](ImmediateContext& c) { c.SetResourceMinLOD(r.get(), lod); });
+    record([=](DdiContext& c) { c.SetResourceMinLOD(r.get(), lod); });
   }
   FLOAT STDMETHODCALLTYPE GetResourceMinLOD(ID3D11Resource*) override {
     notImplemented("GetResourceMinLOD");
@@ -303,17 +303,17 @@ public:
                                             DXGI_FORMAT format) override {
     auto d = keep(dst);
     auto s = keep(src);
-    record([=](ImmediateContext& c) { c.ResolveSubresource(d.get(), dstSub, s.get(), srcSub, format); });
+    record([=](DdiContext& c) { c.ResolveSubresource(d.get(), dstSub, s.get(), srcSub, format); });
   }
   void STDMETHODCALLTYPE ExecuteCommandList(ID3D11CommandList* list, BOOL restore) override {
     auto l = keep(list);
-    record([=](ImmediateContext& c) { c.ExecuteCommandList(l.get(), restore); });
+    record([=](DdiContext& c) { c.ExecuteCommandList(l.get(), restore); });
   }
   void STDMETHODCALLTYPE CSSetUnorderedAccessViews(UINT start, UINT count, ID3D11UnorderedAccessView* const* views,
                                                    const UINT* counts) override {
     auto v = keepArray(views, count);
     auto n = copyArray(counts, count);
-    record([=](ImmediateContext& c) { c.CSSetUnorderedAccessViews(start, count, v.data(), dataOf(n)); });
+    record([=](DdiContext& c) { c.CSSetUnorderedAccessViews(start, count, v.data(), dataOf(n)); });
   }
 
   // Getters: not kept by the emulation.
@@ -355,7 +355,7 @@ public:
     nulls(out, count);
   }
 
-  void STDMETHODCALLTYPE ClearState() override { record([](ImmediateContext& c) { c.ClearState(); }); }
+  void STDMETHODCALLTYPE ClearState() override { record([](DdiContext& c) { c.ClearState(); }); }
   void STDMETHODCALLTYPE Flush() override {}
   D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE GetType() override { return D3D11_DEVICE_CONTEXT_DEFERRED; }
   UINT STDMETHODCALLTYPE GetContextFlags() override { return flags_; }

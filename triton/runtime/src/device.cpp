@@ -180,7 +180,11 @@ HRESULT Device::create(const D3D_FEATURE_LEVEL* levels, UINT levelCount, Device*
   }
   if (FAILED(hr))
     return hr;
-  device->immediate_ = std::make_unique<ImmediateContext>(device.get());
+  ddi::D3D11DDI_THREADING_CAPS threading{};
+  device->driverCommandLists_ =
+      SUCCEEDED(device->adapter_->getCaps(ddi::D3D11DDICAPS_THREADING, &threading, sizeof(threading))) &&
+      (threading.Caps & ddi::D3D11DDICAPS_COMMANDLISTS_BUILD_2);
+  device->immediate_ = std::make_unique<DdiContext>(device.get());
   *out = device.release();
   return S_OK;
 }
@@ -212,14 +216,17 @@ HRESULT Device::QueryInterface(REFIID riid, void** out) {
   return E_NOINTERFACE;
 }
 
-HRESULT Device::takeError() {
-  const HRESULT hr = ddiDevice_->takeError();
+HRESULT apiError(HRESULT hr) {
   if (hr == DXGI_DDI_ERR_WASSTILLDRAWING)
     return DXGI_ERROR_WAS_STILL_DRAWING;
-  if (hr == ddi::D3DDDIERR_DEVICEREMOVED) {
-    noteError(DXGI_ERROR_DEVICE_REMOVED);
+  if (hr == ddi::D3DDDIERR_DEVICEREMOVED)
     return DXGI_ERROR_DEVICE_REMOVED;
-  }
+  return hr;
+}
+
+HRESULT Device::takeError() {
+  const HRESULT hr = apiError(ddiDevice_->takeError());
+  noteError(hr);
   return hr;
 }
 
@@ -240,6 +247,11 @@ HRESULT Device::CreateDeferredContext(UINT flags, ID3D11DeviceContext** out) {
     return E_INVALIDARG;
   if (!out)
     return S_FALSE;
+  // Driver command lists when the driver offers them, unless TRITON_DEFERRED=emulated
+  // asks for the runtime's own emulation (the comparison of the two modes).
+  const char* mode = std::getenv("TRITON_DEFERRED");
+  if (driverCommandLists_ && !(mode && std::string(mode) == "emulated"))
+    return DdiContext::createDeferred(this, out);
   return createDeferredContext(this, out);
 }
 

@@ -14,7 +14,10 @@
 namespace triton::runtime {
 
 namespace ddi = triton::ddi;
-class ImmediateContext;
+class DdiContext;
+
+// A DDI error as the API reports it.
+HRESULT apiError(HRESULT ddiError);
 
 // Runtime-owned private memory for one driver object, sized by a CalcPrivate*Size answer.
 std::unique_ptr<uint64_t[]> allocatePrivate(SIZE_T size);
@@ -31,7 +34,8 @@ public:
   // The first error the driver reported since the last take (S_OK if none), as the
   // API reports it. Call with the lock held.
   HRESULT takeError();
-  ImmediateContext* immediate() const { return immediate_.get(); }
+  DdiContext* immediate() const { return immediate_.get(); }
+  harness::Device& ddiDevice() { return *ddiDevice_; }
 
   // IUnknown
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** out) override;
@@ -104,8 +108,9 @@ private:
   std::unique_ptr<harness::Driver> driver_;
   std::unique_ptr<harness::Adapter> adapter_;
   std::unique_ptr<harness::Device> ddiDevice_;
-  std::unique_ptr<ImmediateContext> immediate_;
+  std::unique_ptr<DdiContext> immediate_;
   D3D_FEATURE_LEVEL featureLevel_{};
+  bool driverCommandLists_ = false;   // GetCaps(THREADING) offers them
   HRESULT removedReason_ = S_OK;
   PrivateData privateData_;
 };

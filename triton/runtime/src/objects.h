@@ -11,6 +11,8 @@
 
 namespace triton::runtime {
 
+class DdiContext;
+
 // Destroys a driver object through its Destroy* entry.
 template <class Handle>
 void destroyDriverObject(Device* device, void(TRITON_APIENTRY* destroy)(ddi::D3D10DDI_HDEVICE, Handle), Handle handle) {
@@ -163,20 +165,41 @@ inline ddi::D3D10DDI_HQUERY queryHandle(ID3D11Asynchronous* async) {
   return async ? static_cast<AnyQuery*>(static_cast<ID3D11Query*>(async))->handle : ddi::D3D10DDI_HQUERY{};
 }
 
-class ImmediateContext;
-
-// A command list of the runtime's deferred-context emulation: the recorded calls,
-// replayed on the immediate context by ExecuteCommandList.
-class CommandList final : public Child<ID3D11CommandList> {
+// A command list: ExecuteCommandList runs it on a context of the driver.
+class CommandListBase : public Child<ID3D11CommandList> {
 public:
-  using Command = std::function<void(ImmediateContext&)>;
-  CommandList(Device* device, std::vector<Command> commands, UINT contextFlags)
-      : Child(device), commands(std::move(commands)), contextFlags_(contextFlags) {}
+  CommandListBase(Device* device, UINT contextFlags) : Child(device), contextFlags_(contextFlags) {}
   UINT STDMETHODCALLTYPE GetContextFlags() override { return contextFlags_; }
-  const std::vector<Command> commands;
+  virtual void execute(DdiContext& context) = 0;
 
 private:
   UINT contextFlags_;
+};
+
+// A command list of the runtime's deferred-context emulation: the recorded calls.
+class CommandList final : public CommandListBase {
+public:
+  using Command = std::function<void(DdiContext&)>;
+  CommandList(Device* device, std::vector<Command> commands, UINT contextFlags)
+      : CommandListBase(device, contextFlags), commands_(std::move(commands)) {}
+  void execute(DdiContext& context) override {
+    for (const Command& command : commands_)
+      command(context);
+  }
+
+private:
+  const std::vector<Command> commands_;
+};
+
+// A driver command list (pfnCreateCommandList), run with pfnCommandListExecute.
+class DriverCommandList final : public CommandListBase {
+public:
+  DriverCommandList(Device* device, harness::CommandList list) : CommandListBase(device, 0), list_(std::move(list)) {}
+  ~DriverCommandList() override;
+  void execute(DdiContext& context) override;
+
+private:
+  harness::CommandList list_;
 };
 
 }  // namespace triton::runtime

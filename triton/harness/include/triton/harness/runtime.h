@@ -72,6 +72,7 @@ using Query = DdiObject<ddi::D3D10DDI_HQUERY>;
 using SamplerState = DdiObject<ddi::D3D10DDI_HSAMPLER>;
 using DepthStencilView = DdiObject<ddi::D3D10DDI_HDEPTHSTENCILVIEW>;
 using UnorderedAccessView = DdiObject<ddi::D3D11DDI_HUNORDEREDACCESSVIEW>;
+using CommandList = DdiObject<ddi::D3D11DDI_HCOMMANDLIST>;
 
 enum class ShaderStage { Vertex, Pixel, Compute, Geometry, Hull, Domain };
 
@@ -85,6 +86,8 @@ struct StrippedShader {
   bool dropEntries = false;   // the runtime omits entries in some cases
 };
 bool stripShader(std::span<const uint8_t> container, StrippedShader& out);
+
+class DeferredContext;
 
 class Device {
 public:
@@ -148,7 +151,13 @@ public:
                            UINT depthPitch);
   void copyRegion(const Resource& dst, UINT dstSub, UINT x, UINT y, const Resource& src, UINT srcSub);
 
+  // Driver command lists: a deferred context's recording, finished (pfnCreateCommandList
+  // on the device, naming the context) and destroyed.
+  CommandList createCommandList(DeferredContext& context);
+  void destroy(CommandList& list);
+
 private:
+  friend class DeferredContext;
   void fillCallbacks();
 
   UINT interfaceVersion_ = 0;
@@ -157,6 +166,27 @@ private:
   ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS coreCallbacks_{};
   ddi::D3DDDI_DEVICECALLBACKS kernelCallbacks_{};
   ddi::DXGI_DDI_BASE_CALLBACKS dxgiCallbacks_{};
+  std::vector<HRESULT> errors_;
+};
+
+// A driver deferred context (pfnCreateDeferredContext): its own handle, function table
+// and error callback (hRTCoreLayer names it), the device's other callbacks.
+class DeferredContext {
+public:
+  ~DeferredContext() { destroy(); }
+  HRESULT create(Device& device);
+  void destroy();
+  bool is11_1() const { return is11_1_; }
+  ddi::D3D10DDI_HDEVICE handle() const { return handle_; }
+  HRESULT takeError();
+  ddi::D3D11DDI_DEVICEFUNCS funcs11{};
+  ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
+
+private:
+  bool is11_1_ = false;
+  std::unique_ptr<uint64_t[]> memory_;
+  ddi::D3D10DDI_HDEVICE handle_{};
+  ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS callbacks_{};
   std::vector<HRESULT> errors_;
 };
 

@@ -1,0 +1,66 @@
+#include "entry_status.h"
+
+namespace triton::driver {
+namespace {
+
+constexpr EntryNote kNotes[] = {
+    // Device tables (D3D11.0 and D3D11.1)
+    {"pfnOpenResource", EntryStatus::Unsupported,
+     "a shared resource arrives as kernel allocations (hKMResource, allocation private data); Triton has no "
+     "kernel-mode driver that could name the Neptune resource behind them"},
+    {"pfnVsSetShaderWithIfaces", EntryStatus::Partial,
+     "class instances (dynamic linkage): the DDI passes interface pointer data, the API wants "
+     "ID3D11ClassInstance objects of a linkage the driver never saw; without instances it is SetShader"},
+    {"pfnHsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
+    {"pfnDsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
+    {"pfnGsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
+    {"pfnPsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
+    {"pfnCsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
+    {"pfnCreateSampler", EntryStatus::Partial, "D3D10's TEXT_1BIT filter has no D3D11 API form"},
+    {"pfnCreateQuery", EntryStatus::Partial, "D3D10's named counters have no D3D11 API form"},
+    {"pfnDiscard", EntryStatus::Partial, "a resource with rectangles, and video views"},
+    {"pfnClearView", EntryStatus::Partial, "video processor output views"},
+    {"pfnRelocateDeviceFuncs", EntryStatus::NothingToDo, "Triton keeps no pointer into the runtime's table"},
+    {"pfnShaderResourceViewReadAfterWriteHazard", EntryStatus::NothingToDo,
+     "the target device tracks its own read-after-write hazards"},
+    {"pfnResourceReadAfterWriteHazard", EntryStatus::NothingToDo,
+     "the target device tracks its own read-after-write hazards"},
+    {"pfnSetTextFilterSize", EntryStatus::NothingToDo,
+     "recorded; it only matters to TEXT_1BIT samplers, which CreateSampler refuses"},
+    {"pfnAssignDebugBinary", EntryStatus::NothingToDo,
+     "not advertised (GetCaps: no debug binaries); the binary is not needed by the target"},
+    {"pfnRecycleCommandList", EntryStatus::NothingToDo,
+     "the target command list was released by RecycleDestroyCommandList; nothing is held"},
+    // DXGI base functions
+    {"pfnPresent", EntryStatus::Unsupported,
+     "presentation needs the Neptune swapchain path (issue 12: Present onto the guest swapchain)"},
+    {"pfnGetGammaCaps", EntryStatus::Unsupported, "presentation (outputs and gamma) is not done"},
+    {"pfnSetDisplayMode", EntryStatus::Unsupported, "presentation (display modes) is not done"},
+    {"pfnRotateResourceIdentities", EntryStatus::Unsupported, "presentation (flip chains) is not done"},
+    {"pfnResolveSharedResource", EntryStatus::Unsupported, "shared resources, as pfnOpenResource"},
+    {"pfnBlt", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
+    {"pfnBlt1", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
+    {"pfnGetMultiplaneOverlayCaps", EntryStatus::NotOffered, "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
+    {"pfnGetMultiplaneOverlayFilterRange", EntryStatus::NotOffered,
+     "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
+    {"pfnCheckMultiplaneOverlaySupport", EntryStatus::NotOffered,
+     "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
+    {"pfnPresentMultiplaneOverlay", EntryStatus::NotOffered, "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
+};
+
+}  // namespace
+
+std::span<const EntryNote> entryNotes() { return kNotes; }
+
+const char* entryStatusName(EntryStatus status) {
+  switch (status) {
+    case EntryStatus::Translated: return "translated";
+    case EntryStatus::Partial: return "partial";
+    case EntryStatus::NothingToDo: return "nothing-to-do";
+    case EntryStatus::Unsupported: return "unsupported";
+    case EntryStatus::NotOffered: return "not-offered";
+  }
+  return "?";
+}
+
+}  // namespace triton::driver

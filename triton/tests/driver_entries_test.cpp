@@ -1,0 +1,170 @@
+// Every member of the tables Triton fills, with its status (issue 12: no entry is
+// silently ignored). The member lists come from ddi_table_order.inc (the reference
+// pages); the statuses from the driver's own list (driver/src/entry_status.cpp). The
+// test prints one line per member, checks that every offered member has an entry and
+// every member of a newer runtime's table stays null, that the list names only real
+// members, and that the unsupported and nothing-to-do entries behave as listed.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "driver_test_support.h"
+#include "entry_status.h"
+
+namespace triton::test {
+namespace {
+
+using driver::EntryStatus;
+
+struct Member {
+  const char* table;
+  const char* member;
+  size_t index;
+};
+
+constexpr Member kMembers[] = {
+#define TRITON_DDI_TABLE_MEMBER(table, member, index) {#table, #member, index},
+#define TRITON_DDI_TABLE_SIZE(table, count)
+#include "ddi_table_order.inc"
+#undef TRITON_DDI_TABLE_MEMBER
+#undef TRITON_DDI_TABLE_SIZE
+};
+
+EntryStatus statusOf(const std::string& member, const char** reason) {
+  for (const driver::EntryNote& note : driver::entryNotes())
+    if (member == note.member) {
+      *reason = note.reason;
+      return note.status;
+    }
+  *reason = "";
+  return EntryStatus::Translated;
+}
+
+struct Counts {
+  unsigned translated = 0, partial = 0, nothingToDo = 0, unsupported = 0, notOffered = 0;
+  bool operator==(const Counts&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Counts& c) {
+  return out << c.translated << " translated, " << c.partial << " partial, " << c.nothingToDo << " nothing to do, "
+             << c.unsupported << " unsupported, " << c.notOffered << " not offered";
+}
+
+// Prints and checks one table; returns the counts.
+Counts listTable(const char* table, const std::vector<const void*>& entries) {
+  Counts counts;
+  size_t members = 0;
+  for (const Member& m : kMembers) {
+    if (std::strcmp(m.table, table) != 0)
+      continue;
+    ++members;
+    const char* reason = nullptr;
+    const EntryStatus status = statusOf(m.member, &reason);
+    std::printf("%-28s %-48s %-14s %s\n", table, m.member, driver::entryStatusName(status), reason);
+    EXPECT_LT(m.index, entries.size());
+    if (m.index >= entries.size())
+      continue;
+    if (status == EntryStatus::NotOffered)
+      EXPECT_EQ(entries[m.index], nullptr) << table << "::" << m.member << " belongs to a newer runtime's table";
+    else
+      EXPECT_NE(entries[m.index], nullptr) << table << "::" << m.member << " has no entry";
+    switch (status) {
+      case EntryStatus::Translated: ++counts.translated; break;
+      case EntryStatus::Partial: ++counts.partial; break;
+      case EntryStatus::NothingToDo: ++counts.nothingToDo; break;
+      case EntryStatus::Unsupported: ++counts.unsupported; break;
+      case EntryStatus::NotOffered: ++counts.notOffered; break;
+    }
+  }
+  EXPECT_EQ(members, entries.size()) << table;
+  return counts;
+}
+
+class DriverEntries : public DriverTest {};
+
+TEST_F(DriverEntries, EveryDeviceTableMemberHasAStatus) {
+  harness::Device d11;
+  ASSERT_EQ(d11.create(adapter, kD3D11_0.interfaceVersion, kD3D11_0.version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0), S_OK);
+  const Counts c11 = listTable("D3D11DDI_DEVICEFUNCS", harness::tableEntries(d11.funcs11));
+  EXPECT_EQ(c11, (Counts{136, 8, 5, 1, 0}));
+  std::printf("D3D11DDI_DEVICEFUNCS: %u members\n", c11.translated + c11.partial + c11.nothingToDo + c11.unsupported);
+  const Counts x11 = listTable("DXGI1_1_DDI_BASE_FUNCTIONS", harness::tableEntries(d11.dxgi1_1));
+  EXPECT_EQ(x11, (Counts{2, 1, 0, 5, 0}));
+
+  harness::Device d11_1;
+  ASSERT_EQ(d11_1.create(adapter, kD3D11_1.interfaceVersion, kD3D11_1.version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0),
+            S_OK);
+  const Counts c11_1 = listTable("D3D11_1DDI_DEVICEFUNCS", harness::tableEntries(d11_1.funcs11_1));
+  EXPECT_EQ(c11_1, (Counts{138, 10, 6, 1, 0}));
+  const Counts x11_1 = listTable("DXGI1_2_DDI_BASE_FUNCTIONS", harness::tableEntries(d11_1.dxgi1_2));
+  EXPECT_EQ(x11_1, (Counts{4, 2, 0, 5, 4}));
+  std::printf("D3D11.0: %s\nD3D11.1: %s\nDXGI1_1: %s\nDXGI1_2: %s\n", ::testing::PrintToString(c11).c_str(),
+              ::testing::PrintToString(c11_1).c_str(), ::testing::PrintToString(x11).c_str(),
+              ::testing::PrintToString(x11_1).c_str());
+}
+
+TEST_F(DriverEntries, TheListNamesOnlyRealMembers) {
+  const char* tables[] = {"D3D11DDI_DEVICEFUNCS", "D3D11_1DDI_DEVICEFUNCS", "DXGI1_1_DDI_BASE_FUNCTIONS",
+                          "DXGI1_2_DDI_BASE_FUNCTIONS"};
+  for (const driver::EntryNote& note : driver::entryNotes()) {
+    bool found = false;
+    for (const Member& m : kMembers)
+      for (const char* table : tables)
+        found |= std::strcmp(m.table, table) == 0 && std::strcmp(m.member, note.member) == 0;
+    EXPECT_TRUE(found) << note.member << " is in no table Triton fills";
+    EXPECT_GT(std::strlen(note.reason), 0u) << note.member << " needs its reason";
+  }
+}
+
+// A deferred context gets the device's entries, member for member.
+TEST_F(DriverEntries, DeferredContextTablesEqualTheDeviceTables) {
+  for (const InterfaceVersion* v : {&kD3D11_0, &kD3D11_1}) {
+    harness::Device device;
+    ASSERT_EQ(device.create(adapter, v->interfaceVersion, v->version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0), S_OK);
+    harness::DeferredContext context;
+    ASSERT_EQ(context.create(device), S_OK) << v->name;
+    if (device.is11_1())
+      EXPECT_EQ(harness::tableEntries(context.funcs11_1), harness::tableEntries(device.funcs11_1));
+    else
+      EXPECT_EQ(harness::tableEntries(context.funcs11), harness::tableEntries(device.funcs11));
+  }
+}
+
+// What the list calls unsupported says so; what it calls nothing-to-do reports nothing.
+TEST_F(DriverEntries, ListedBehaviourHolds) {
+  harness::Device device;
+  ASSERT_EQ(device.create(adapter, kD3D11_1.interfaceVersion, kD3D11_1.version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0),
+            S_OK);
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  ddi::D3D10DDIARG_OPENRESOURCE open{};
+  std::vector<uint64_t> memory(64);
+  device.funcs11_1.pfnOpenResource(h, &open, ddi::D3D10DDI_HRESOURCE{memory.data()}, ddi::D3D10DDI_HRTRESOURCE{});
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+
+  ddi::DXGI_DDI_ARG_PRESENT present{};
+  EXPECT_EQ(device.dxgi1_2.pfnPresent(&present), E_NOTIMPL);
+  ddi::DXGI_DDI_ARG_GET_GAMMA_CONTROL_CAPS gamma{};
+  EXPECT_EQ(device.dxgi1_2.pfnGetGammaCaps(&gamma), E_NOTIMPL);
+  ddi::DXGI_DDI_ARG_SETDISPLAYMODE mode{};
+  EXPECT_EQ(device.dxgi1_2.pfnSetDisplayMode(&mode), E_NOTIMPL);
+  ddi::DXGI_DDI_ARG_ROTATE_RESOURCE_IDENTITIES rotate{};
+  EXPECT_EQ(device.dxgi1_2.pfnRotateResourceIdentities(&rotate), E_NOTIMPL);
+  ddi::DXGI_DDI_ARG_RESOLVESHAREDRESOURCE resolve{};
+  EXPECT_EQ(device.dxgi1_2.pfnResolveSharedResource(&resolve), E_NOTIMPL);
+
+  ddi::D3D11_1DDI_DEVICEFUNCS copy = device.funcs11_1;
+  device.funcs11_1.pfnRelocateDeviceFuncs(h, &copy);
+  device.funcs11_1.pfnShaderResourceViewReadAfterWriteHazard(h, ddi::D3D10DDI_HSHADERRESOURCEVIEW{},
+                                                             ddi::D3D10DDI_HRESOURCE{});
+  device.funcs11_1.pfnResourceReadAfterWriteHazard(h, ddi::D3D10DDI_HRESOURCE{});
+  device.funcs11_1.pfnSetTextFilterSize(h, 2, 2);
+  device.funcs11_1.pfnRecycleCommandList(h, ddi::D3D11DDI_HCOMMANDLIST{});
+  EXPECT_EQ(device.takeError(), S_OK);
+}
+
+}  // namespace
+}  // namespace triton::test
