@@ -304,17 +304,22 @@ LookupError Registry::acquireReference(uint64_t handle, Kind expected, bool ntOp
 }
 
 void Registry::releaseReference(uint64_t handle) {
+  bool freed = false;
   lock();
   if (EntryRecord* e = entry(handle)) {
     const uint32_t references = e->references.load(std::memory_order_acquire);
     if (references <= 1 || references > kMaxReferences) {
       e->state.store(kFree, std::memory_order_release);
       e->references.store(0, std::memory_order_relaxed);
+      freed = true;
     } else {
       e->references.store(references - 1, std::memory_order_release);
     }
   }
   unlock();
+  // Native content sections are files: nobody can open the entry any more, so its name
+  // goes (mappings stay valid). Windows sections vanish with their last handle.
+  if (freed) Section::unlinkName(contentName(m_instance, handle));
 }
 
 uint64_t Registry::findByName(const char16_t* name) {

@@ -177,6 +177,25 @@ TEST(SharingRegistry, ContentSectionsAreNamedFromTheHandle) {
   Section::unlinkName(name);
 }
 
+TEST(SharingRegistry, AFreedEntryTakesItsContentName) {
+  Instance instance;
+  std::string error;
+  auto registry = Registry::open(instance, &error);
+  ASSERT_TRUE(registry) << error;
+  uint64_t handle = registry->create(1, Kind::Buffer, kFlagLegacyHandle, kDesc, 4096, nullptr);
+  const std::string name = Registry::contentName(instance, handle);
+  {
+    Section content = Section::create(name, 4096);
+    ASSERT_TRUE(content.valid());
+    registry->releaseReference(handle);
+#if !defined(_WIN32)
+    // Natively the file is gone at once; on Windows the section lives while mapped.
+    EXPECT_FALSE(Section::open(name, 4096).valid());
+#endif
+  }
+  EXPECT_FALSE(Section::open(name, 4096).valid());
+}
+
 TEST(SharingRegistry, GarbageFromAHostileWorkerNeverCrashesAReader) {
   Instance instance;
   std::string error;
