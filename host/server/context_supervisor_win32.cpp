@@ -46,9 +46,12 @@ std::unique_ptr<ContextSupervisor> ContextSupervisor::start(const Setup& setup, 
   if (s->m_supervision_mapping)
     s->m_supervision = static_cast<WorkerSupervision*>(
         MapViewOfFile(s->m_supervision_mapping, FILE_MAP_ALL_ACCESS, 0, 0, sizeof(WorkerSupervision)));
-  s->m_doorbell = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+  // With event wakeups the guest's named events are the worker's doorbell and wake
+  // request: the guest waits on the latter itself.
+  s->m_events_to_guest = setup.guest_doorbell && setup.guest_wake;
+  s->m_doorbell = s->m_events_to_guest ? setup.guest_doorbell : CreateEventA(nullptr, FALSE, FALSE, nullptr);
   s->m_quit = CreateEventA(nullptr, TRUE, FALSE, nullptr);
-  s->m_wake_request = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+  s->m_wake_request = s->m_events_to_guest ? setup.guest_wake : CreateEventA(nullptr, FALSE, FALSE, nullptr);
   s->m_socket_event = WSACreateEvent();
   HANDLE parent = nullptr;
   DuplicateHandle(GetCurrentProcess(), GetCurrentProcess(), GetCurrentProcess(), &parent, SYNCHRONIZE, FALSE, 0);
@@ -177,14 +180,15 @@ void ContextSupervisor::run() {
   uint64_t gone_at = 0;
   bool hung = false;
   for (;;) {
-    HANDLE handles[3] = { m_process, m_wake_request, m_socket_event };
-    DWORD count = m_guest_gone ? 2 : 3;
+    // Wake requests are the guest's own event when it has event wakeups: not ours to take.
+    HANDLE handles[3] = { m_process, m_socket_event, m_wake_request };
+    DWORD count = m_guest_gone ? 1 : (m_events_to_guest ? 2 : 3);
     DWORD r = WaitForMultipleObjects(count, handles, FALSE, kSupervisionSliceMs);
     if (r == WAIT_OBJECT_0)
       break;
-    if (r == WAIT_OBJECT_0 + 1 && !m_guest_gone)
+    if (r == WAIT_OBJECT_0 + 2)
       m_socket.send_byte_nonblocking(kWakeByte);
-    if (r == WAIT_OBJECT_0 + 2 || (r == WAIT_TIMEOUT && !m_guest_gone)) {
+    if (r == WAIT_OBJECT_0 + 1 || (r == WAIT_TIMEOUT && !m_guest_gone)) {
       // Also on timeouts: an event lost to a race must not strand a doorbell.
       bool was_gone = m_guest_gone;
       relay_guest_bytes();

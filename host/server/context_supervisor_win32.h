@@ -33,6 +33,10 @@ public:
     const ServerConfig* config = nullptr;
     bool socket_wake = false;
     HANDLE job = nullptr;            // workers join it (they die with the server)
+    // Event wakeups granted (kWelcomeEventWake): the guest's named doorbell and wake
+    // events, taken over; the worker uses them directly, the parent relays nothing.
+    HANDLE guest_doorbell = nullptr;
+    HANDLE guest_wake = nullptr;
   };
 
   // Starts the worker process; null (and *error) if it cannot. The mapping and view in
@@ -63,6 +67,7 @@ private:
   HANDLE m_quit = nullptr;
   HANDLE m_wake_request = nullptr;
   bool m_guest_gone = false;
+  bool m_events_to_guest = false;
   std::thread m_thread;
   std::atomic<bool> m_done{false};
 };

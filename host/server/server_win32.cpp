@@ -165,14 +165,30 @@ void Win32Server::accept_guest(Socket conn) {
     setup.config = &m_config;
     setup.socket_wake = socket_wake;
     setup.job = m_job;
+    if ((hello.flags & kHelloEventWake) && socket_wake) {
+      // The guest rings and waits on named events it opens after the Welcome.
+      setup.guest_doorbell = CreateEventA(nullptr, FALSE, FALSE, (std::string(name) + kDoorbellEventSuffix).c_str());
+      setup.guest_wake = CreateEventA(nullptr, FALSE, FALSE, (std::string(name) + kWakeEventSuffix).c_str());
+      if (setup.guest_doorbell && setup.guest_wake) {
+        welcome.flags |= kWelcomeEventWake;
+      } else {
+        for (HANDLE h : { setup.guest_doorbell, setup.guest_wake })
+          if (h)
+            CloseHandle(h);
+        setup.guest_doorbell = setup.guest_wake = nullptr;
+      }
+    }
     // The Welcome goes first: starting a Wine process can take seconds on a loaded
     // machine, and the guest may fill its ring meanwhile. The control block shows the
     // worker's pid once the worker has attached.
     welcome.worker_pid = 0;
     welcome.shm_size = size;
-    welcome.flags = kWelcomePath;
+    welcome.flags |= kWelcomePath;
     std::snprintf(welcome.path, sizeof(welcome.path), "%s", name);
     if (!conn.send_all(&welcome, sizeof(welcome))) {
+      for (HANDLE h : { setup.guest_doorbell, setup.guest_wake })
+        if (h)
+          CloseHandle(h);
       UnmapViewOfFile(base);
       CloseHandle(mapping);
       return;

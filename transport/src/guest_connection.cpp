@@ -5,7 +5,9 @@
 #include <mutex>
 #include <thread>
 
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <unistd.h>
 #endif
 
@@ -52,6 +54,41 @@ private:
   bool m_socket_wake;
   std::mutex m_mutex;   // one thread at a time sleeps on the socket
 };
+
+#if defined(_WIN32)
+// Windows guests without cross-process futexes (real Windows): the doorbell and the
+// reply wakeups are named events the worker shares, a kernel round trip each way with no
+// relay through the server parent; the socket only says whether the host is alive.
+class EventChannel final : public GuestChannel {
+public:
+  EventChannel(Socket socket, HANDLE doorbell, HANDLE wake)
+  : m_socket(std::move(socket)), m_doorbell(doorbell), m_wake(wake) {}
+  ~EventChannel() override {
+    CloseHandle(m_doorbell);
+    CloseHandle(m_wake);
+  }
+
+  void doorbell(uint32_t*) override { SetEvent(m_doorbell); }
+
+  bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
+    if (load_acquire(*word) != expected)
+      return true;
+    // Auto-reset: a wake meant for another waiting thread costs that thread one slice.
+    if (WaitForSingleObject(m_wake, DWORD((timeout_us + 999) / 1000)) == WAIT_OBJECT_0)
+      return true;
+    if (load_acquire(*word) != expected)
+      return true;
+    std::lock_guard lock(m_mutex);
+    return m_socket.peer_alive();
+  }
+
+private:
+  Socket m_socket;
+  HANDLE m_doorbell;
+  HANDLE m_wake;
+  std::mutex m_mutex;   // peer_alive reads the socket
+};
+#endif
 
 bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
 
@@ -132,8 +169,9 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   if (fields != 2 || port == 0 || port > 65535)
     return fail(kDeviceRemoved, "malformed rendezvous file");
   std::memcpy(hello.token, token, sizeof(token));
-  // Under Wine on Linux, futexes reach the native server; elsewhere the socket wakes us.
-  hello.flags = address_wait_is_cross_process() ? 0u : uint32_t(kHelloSocketWake);
+  // Under Wine on Linux, futexes reach the native server; elsewhere named events (where
+  // the server grants them) or the socket wake us.
+  hello.flags = address_wait_is_cross_process() ? 0u : uint32_t(kHelloSocketWake | kHelloEventWake);
   socket = Socket::connect_tcp_loopback(uint16_t(port));
 #else
   hello.flags = kHelloFdPassing;
@@ -192,7 +230,27 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
     return fail(kDeviceRemoved, "cannot map the shared memory");
 
   std::unique_ptr<GuestConnection> c(new GuestConnection());
-  c->m_channel = std::make_unique<SocketChannel>(std::move(socket), (hello.flags & kHelloSocketWake) != 0);
+#if defined(_WIN32)
+  if ((hello.flags & kHelloEventWake) && (welcome.flags & kWelcomeEventWake)) {
+    std::string doorbell_name = std::string(welcome.path) + kDoorbellEventSuffix;
+    std::string wake_name = std::string(welcome.path) + kWakeEventSuffix;
+    HANDLE doorbell = OpenEventA(EVENT_MODIFY_STATE, FALSE, doorbell_name.c_str());
+    HANDLE wake = OpenEventA(SYNCHRONIZE | EVENT_MODIFY_STATE, FALSE, wake_name.c_str());
+    if (!doorbell || !wake) {
+      if (doorbell)
+        CloseHandle(doorbell);
+      if (wake)
+        CloseHandle(wake);
+      return fail(kDeviceRemoved, "cannot open the server's wake events");
+    }
+    c->m_channel = std::make_unique<EventChannel>(std::move(socket), doorbell, wake);
+    c->m_wake_mode = "event";
+  }
+#endif
+  if (!c->m_channel) {
+    c->m_channel = std::make_unique<SocketChannel>(std::move(socket), (hello.flags & kHelloSocketWake) != 0);
+    c->m_wake_mode = (hello.flags & kHelloSocketWake) ? "socket" : "futex";
+  }
   Status s = c->init(mapping.data(), mapping.size());
   if (s != kOk)
     return fail(kDeviceRemoved, "server laid out the memory inconsistently");

@@ -281,16 +281,18 @@ TEST(Win32ServerWorkers, ThreadModeStillServes) {
 }
 
 // Guests that cannot use futexes (real Windows; forced here) ring and are woken through
-// their socket, which the parent keeps and relays to the worker. The transport picks
-// the wake mode once per process, so the case runs in a child process of this test.
-TEST(Win32ServerWorkers, SocketWakeGuestsAreServedThroughTheParentsRelay) {
+// named events shared with their worker process (kWelcomeEventWake), or through their
+// socket where the server does not grant events (thread mode). The transport picks the
+// futex mode once per process, so each case runs in a child process of this test.
+TEST(Win32ServerWorkers, GuestsWithoutFutexesUseEventsOrTheirSocket) {
   char marker[8] = {};
   if (GetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", marker, sizeof(marker))) {
-    Win32ServerProcess server;
+    Win32ServerProcess server(std::getenv("NPT_TEST_SERVER_ARGS") ? std::getenv("NPT_TEST_SERVER_ARGS") : "");
     ASSERT_TRUE(server.running());
     std::unique_ptr<GuestConnection> guest;
     ASSERT_EQ(server.connect(&guest), kOk);
     ASSERT_FALSE(address_wait_is_cross_process());
+    EXPECT_STREQ(guest->wake_mode(), marker);
     for (uint32_t i = 0; i < 50; i++) {
       ASSERT_TRUE(echo_ok(*guest, 0, i));
       Sleep(i % 10 == 0 ? 150 : 0);   // let the worker go idle now and then
@@ -301,24 +303,30 @@ TEST(Win32ServerWorkers, SocketWakeGuestsAreServedThroughTheParentsRelay) {
     EXPECT_EQ(call.result.load(), kOk);
     return;
   }
-  char exe[MAX_PATH];
-  GetModuleFileNameA(nullptr, exe, sizeof(exe));
-  std::string cmd = std::string("\"") + exe + "\" --gtest_filter=Win32ServerWorkers.SocketWakeGuests*";
-  SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", "1");
-  SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", "1");
-  STARTUPINFOA si = {};
-  si.cb = sizeof(si);
-  PROCESS_INFORMATION pi = {};
-  BOOL created = CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi);
-  SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", nullptr);
-  SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", nullptr);
-  ASSERT_TRUE(created);
-  ASSERT_EQ(WaitForSingleObject(pi.hProcess, 60000), WAIT_OBJECT_0);
-  DWORD code = 1;
-  GetExitCodeProcess(pi.hProcess, &code);
-  CloseHandle(pi.hProcess);
-  CloseHandle(pi.hThread);
-  EXPECT_EQ(code, 0u) << "the socket-wake child test failed (its output is above)";
+  // Worker processes grant named events (guest <-> worker, no relay); the thread mode
+  // serves the same guest through its socket.
+  for (const char* mode : { "event", "socket" }) {
+    char exe[MAX_PATH];
+    GetModuleFileNameA(nullptr, exe, sizeof(exe));
+    std::string cmd = std::string("\"") + exe + "\" --gtest_filter=Win32ServerWorkers.GuestsWithoutFutexes*";
+    SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", mode);
+    SetEnvironmentVariableA("NPT_TEST_SERVER_ARGS", std::string(mode) == "socket" ? "--contexts thread" : "");
+    SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", "1");
+    STARTUPINFOA si = {};
+    si.cb = sizeof(si);
+    PROCESS_INFORMATION pi = {};
+    BOOL created = CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi);
+    SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", nullptr);
+    SetEnvironmentVariableA("NPT_TEST_SERVER_ARGS", nullptr);
+    SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", nullptr);
+    ASSERT_TRUE(created);
+    ASSERT_EQ(WaitForSingleObject(pi.hProcess, 60000), WAIT_OBJECT_0);
+    DWORD code = 1;
+    GetExitCodeProcess(pi.hProcess, &code);
+    CloseHandle(pi.hProcess);
+    CloseHandle(pi.hThread);
+    EXPECT_EQ(code, 0u) << "the " << mode << "-wake child test failed (its output is above)";
+  }
 }
 
 // A value larger than a push slot (120 bytes) is refused and the context turns fatal:

@@ -52,6 +52,8 @@ public:
   ~GuestConnection();
 
   const Geometry& geometry() const { return m_geometry; }
+  // How this guest wakes the host and is woken: "futex", "socket" or "event".
+  const char* wake_mode() const { return m_wake_mode; }
   uint32_t worker_pid() const { return m_control->worker_pid; }
   Status status() const {
     if (m_lost.load(std::memory_order_relaxed) || load_acquire(m_control->device_state) != kDeviceAlive)
@@ -119,6 +121,7 @@ private:
 
   SharedMapping m_mapping;
   std::unique_ptr<GuestChannel> m_channel;
+  const char* m_wake_mode = "futex";
   GuestOptions m_options;
   Geometry m_geometry;
   uint8_t* m_base = nullptr;

@@ -18,6 +18,7 @@ constexpr uint32_t kWelcomeMagic = 0x4C574E50u; // "PNWL"
 enum HelloFlags : uint32_t {
   kHelloFdPassing = 1u << 0,  // guest receives the memory as a descriptor
   kHelloSocketWake = 1u << 1, // guest blocks on the socket, not on futexes
+  kHelloEventWake = 1u << 2,  // guest can use named events instead (Windows); with SocketWake as fallback
 };
 
 struct Hello {
@@ -38,7 +39,12 @@ struct Hello {
 enum WelcomeFlags : uint32_t {
   kWelcomeFd = 1u << 0,
   kWelcomePath = 1u << 1,
+  // Granted kHelloEventWake: the guest rings "<path>-doorbell" and blocks on "<path>-wake"
+  // (auto-reset named events, kWakeEventSuffixes) instead of bytes on its socket.
+  kWelcomeEventWake = 1u << 2,
 };
+constexpr const char* kDoorbellEventSuffix = "-doorbell";
+constexpr const char* kWakeEventSuffix = "-wake";
 
 struct Welcome {
   uint32_t magic;
