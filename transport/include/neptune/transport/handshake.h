@@ -40,7 +40,7 @@ enum WelcomeFlags : uint32_t {
   kWelcomeFd = 1u << 0,
   kWelcomePath = 1u << 1,
   // Granted kHelloEventWake: the guest rings "<path>-doorbell" and blocks on "<path>-wake"
-  // (auto-reset named events, kWakeEventSuffixes) instead of bytes on its socket.
+  // (auto-reset named events; kDoorbellEventSuffix, kWakeEventSuffix) instead of bytes on its socket.
   kWelcomeEventWake = 1u << 2,
 };
 constexpr const char* kDoorbellEventSuffix = "-doorbell";
