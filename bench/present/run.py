@@ -4,7 +4,7 @@
 the CPU-copy path (NPT_PRESENT_COPY=cpu: read back, upload), at 1920x1080 and 3840x2160,
 as frames/s and a ratio from one run (rounds alternate; medians). Each configuration gets
 its own neptune-server.exe, whose closing presenter line gives the copies per frame and
-whose CPU time is read from /proc. Prints the load average, because the machine is shared.
+the CPU time of the process that presented (the context's worker). Prints the load average, because the machine is shared.
 
 Usage (inside a Wine environment, see bench/present/run.sh):
   run.py --win-build build/win [--frames 120] [--rounds 3] [--sizes 1920x1080,3840x2160]
@@ -23,18 +23,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import compare_runs  # noqa: E402  (Server, program_for_b)
 
 FPS_LINE = re.compile(r"^present (\d+)x(\d+): (\d+) frames in ([0-9.]+) s: ([0-9.]+) frames/s, guest CPU ([0-9.]+) s")
-SUMMARY_LINE = re.compile(r"present: (\d+) frames, (\d+) cpu copies, (\d+) gpu copies, (\d+) latency waits")
-
-
-def cpu_seconds(pid):
-    """User + system time of a process and its children that were waited for."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
-    except OSError:
-        return float("nan")
+SUMMARY_LINE = re.compile(r"present: (\d+) frames, (\d+) cpu copies, (\d+) gpu copies, (\d+) latency waits, "
+                          r"process CPU ([0-9.]+) s")
 
 
 def run_once(wrapper, exe, size, frames, server_env, work, tag):
@@ -54,7 +44,6 @@ def run_once(wrapper, exe, size, frames, server_env, work, tag):
                                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, timeout=900).returncode
             log.seek(0)
             output = log.read()
-        server_cpu = cpu_seconds(server.process.pid)
         # The presenter's closing line comes when the server has noticed the guest is gone.
         deadline = time.monotonic() + 20
         while not SUMMARY_LINE.search(server.output()) and time.monotonic() < deadline:
@@ -67,6 +56,7 @@ def run_once(wrapper, exe, size, frames, server_env, work, tag):
         raise RuntimeError("bench-present exited %d:\n%s\n--- server ---\n%s" % (rc, output[-3000:], server.output()[-3000:]))
     copies = (int(summary.group(2)) / int(summary.group(1)), int(summary.group(3)) / int(summary.group(1))) \
         if summary else (float("nan"), float("nan"))
+    server_cpu = float(summary.group(5)) if summary else float("nan")
     return float(match.group(5)), float(match.group(6)), server_cpu, copies
 
 
@@ -95,7 +85,7 @@ def main():
         for name, rows in results.items():
             fps, guest_cpu, server_cpu, copies = rows[len(rows) // 2]
             print("%-9s %-3s path: %7.1f frames/s (median of %d; rounds %s), %.1f CPU copies and %.1f GPU copies per "
-                  "frame, server CPU %.2f s, guest CPU %.2f s for %d frames"
+                  "frame, host CPU %.2f s, guest CPU %.2f s for %d frames"
                   % (size, name, medians[name], options.rounds, " ".join("%.1f" % r[0] for r in rows), copies[0],
                      copies[1], server_cpu, guest_cpu, options.frames))
         print("%-9s gpu/cpu throughput ratio %.2f" % (size, medians["gpu"] / medians["cpu"]))

@@ -5,6 +5,10 @@
 #include <thread>
 #include <vector>
 
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
+
 #include "png_file.h"
 #include "records.h"
 
@@ -36,11 +40,30 @@ Presenter::Presenter(Executor& executor) : m_executor(executor) {
   if (const char* dir = std::getenv("NPT_PRESENT_CAPTURE")) m_captureDir = dir;
 }
 
+namespace {
+
+// CPU time of this process so far (the worker's, where contexts are processes).
+double processCpuSeconds() {
+#ifdef _WIN32
+  FILETIME created, exited, kernel, user;
+  if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user)) return 0;
+  auto seconds = [](const FILETIME& t) { return double(uint64_t(t.dwHighDateTime) << 32 | t.dwLowDateTime) * 1e-7; };
+  return seconds(kernel) + seconds(user);
+#else
+  rusage usage = {};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+#endif
+}
+
+}  // namespace
+
 Presenter::~Presenter() {
   if (m_stats.frames)
-    m_executor.log("present: %llu frames, %llu cpu copies, %llu gpu copies, %llu latency waits",
+    m_executor.log("present: %llu frames, %llu cpu copies, %llu gpu copies, %llu latency waits, process CPU %.2f s",
                    (unsigned long long)m_stats.frames, (unsigned long long)m_stats.cpuCopies,
-                   (unsigned long long)m_stats.gpuCopies, (unsigned long long)m_stats.latencyWaits);
+                   (unsigned long long)m_stats.gpuCopies, (unsigned long long)m_stats.latencyWaits,
+                   processCpuSeconds());
   release();
 }
 
