@@ -146,10 +146,13 @@ HRESULT DxgiResourceFace::GetSharedHandle(HANDLE* handle) {
   if (!handle)
     return E_INVALIDARG;
   *handle = nullptr;
-  // Resources not created SHARED/SHARED_KEYEDMUTEX have none; the host checks the same.
+  // Resources not created SHARED/SHARED_KEYEDMUTEX have none (DXGI_ERROR_INVALID_CALL, as
+  // before sharing existed; guest_dxgi_swapchain checks it); NT-handle resources hand out
+  // theirs through CreateSharedHandle only. The host checks the same.
   const UINT misc = miscFlags();
-  if (!(misc & (D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX)) ||
-      (misc & D3D11_RESOURCE_MISC_SHARED_NTHANDLE))
+  if (!(misc & (D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX)))
+    return DXGI_ERROR_INVALID_CALL;
+  if (misc & D3D11_RESOURCE_MISC_SHARED_NTHANDLE)
     return E_INVALIDARG;
   UINT64 value = m_sharedHandle.load();
   if (!value) {

@@ -558,7 +558,7 @@ TEST_F(Sharing, BadAndClosedHandlesAreRefused) {
   IDXGIResource1* plainResource = nullptr;
   ASSERT_EQ(plain->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&plainResource)), S_OK);
   HANDLE handle = HANDLE(uintptr_t(1));
-  EXPECT_EQ(plainResource->GetSharedHandle(&handle), E_INVALIDARG);
+  EXPECT_EQ(plainResource->GetSharedHandle(&handle), DXGI_ERROR_INVALID_CALL);
   EXPECT_EQ(handle, nullptr);
   EXPECT_EQ(plainResource->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &handle), E_INVALIDARG);
   IDXGIKeyedMutex* noMutex = nullptr;
