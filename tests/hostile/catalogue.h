@@ -107,6 +107,24 @@ inline const std::vector<Entry>& catalogue() {
          w.u32(kFree);    // one id
          w.end();
        }},
+      {"viewports-count-without-array", "counts larger than data", Outcome::Dropped, 0,
+       [](CommandWriter& w) {
+         // RSSetViewports(3, NULL): the array is optional on the wire (presence word 0), a
+         // backend would read three viewports at address 0. Found by the executor fuzzer.
+         w.select(kContext);
+         w.begin(Op_ID3D11DeviceContext_RSSetViewports);
+         w.u32(3);   // NumViewports
+         w.u32(0);   // pViewports absent
+         w.end();
+       }},
+      {"scissor-count-without-array", "counts larger than data", Outcome::Dropped, 0,
+       [](CommandWriter& w) {
+         w.select(kContext);
+         w.begin(Op_ID3D11DeviceContext_RSSetScissorRects);
+         w.u32(2);   // NumRects
+         w.u32(0);   // pRects absent
+         w.end();
+       }},
       {"subresource-count-disagrees-with-desc", "counts inside structs", Outcome::ExecutorFatal, 14002,
        [](CommandWriter& w) {
          // The desc asks for 3 mips (3 subresources); one initial-data entry comes.

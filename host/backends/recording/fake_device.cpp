@@ -66,11 +66,8 @@ bool admitResource(ResourceShape& shape, const D3D11_SUBRESOURCE_DATA* data, con
     const D3D11_SUBRESOURCE_DATA& d = data[sub];
     if (!d.pSysMem) return violation(std::string(method) + ": null pSysMem of subresource " + std::to_string(sub)), false;
     const uint64_t slices = shape.dimension == D3D11_RESOURCE_DIMENSION_TEXTURE3D ? shape.mipDepth(mip) : 1;
-    if (!buffer && rows > 1 && d.SysMemPitch < rowBytes)
-      return violation(std::string(method) + ": SysMemPitch " + std::to_string(d.SysMemPitch) + " below the row size " +
-                       std::to_string(rowBytes)), false;
-    if (slices > 1 && d.SysMemSlicePitch < rows * rowBytes)
-      return violation(std::string(method) + ": SysMemSlicePitch below the slice size"), false;
+    // Pitches below the row size make rows overlap: Windows accepts that; what a driver
+    // reads is every row at its pitch, below.
     const auto* base = static_cast<const uint8_t*>(d.pSysMem);
     for (uint64_t z = 0; z < slices; z++)
       for (uint64_t y = 0; y < rows; y++) touchBytes(base + z * d.SysMemSlicePitch + y * d.SysMemPitch, rowBytes);
@@ -100,7 +97,10 @@ void checkViewRange(const char* method, FakeResourceBase& resource, DXGI_FORMAT 
     return violation(prefix + "view dimension does not match the resource");
   if (shape.dimension == D3D11_RESOURCE_DIMENSION_BUFFER) {
     const validation::FormatInfo* info = validation::lookupFormat(format);
-    uint64_t elementBytes = shape.stride ? shape.stride : (info && info->blockBytes ? info->blockBytes : 4);
+    // Structured buffers count in strides (their views have no format); others in the
+    // view format's element size (raw views: 4-byte R32_TYPELESS).
+    const bool structured = (shape.misc & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED) && shape.stride;
+    uint64_t elementBytes = structured ? shape.stride : (info && info->blockBytes ? info->blockBytes : 4);
     if (range.firstElement + range.elements > shape.width / elementBytes + (shape.width % elementBytes ? 1 : 0) ||
         range.elements == 0)
       violation(prefix + "elements " + std::to_string(range.firstElement) + "+" + std::to_string(range.elements) +

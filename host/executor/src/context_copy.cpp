@@ -222,6 +222,7 @@ void Executor::ID3D11DeviceContext1_DiscardView1(ObjectId self, ObjectId pResour
   if (!context || !resolveAs(pResourceView, InterfaceId::ID3D11View, false, "DiscardView1", &view, &record)) return;
   if (!sameDevice(record, device, pResourceView, "DiscardView1")) return;
   if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView1");
+  if (NumRects && !pRects) return drop("DiscardView1", "%u rects without an array", NumRects);
   state->context1->DiscardView1(view, NumRects ? pRects : nullptr, NumRects);
 }
 
@@ -239,6 +240,8 @@ void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, con
   const ObjectType type = static_cast<ViewState*>(record)->viewType;
   if (type != ObjectType::RenderTargetView && type != ObjectType::UnorderedAccessView)
     return drop(method, "view %u is a %s", pView, objects::objectTypeName(type));
+  // A NULL array with a count would be read by the backend (and here): no runtime sends it.
+  if (NumRects && !pRect) return drop(method, "%u rects without an array", NumRects);
   for (UINT i = 0; i < NumRects; i++)
     if (pRect[i].left > pRect[i].right || pRect[i].top > pRect[i].bottom)
       return drop(method, "rect %u is inverted", i);

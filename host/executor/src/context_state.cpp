@@ -278,6 +278,8 @@ void Executor::ID3D11DeviceContext_RSSetViewports(ObjectId self, UINT NumViewpor
   if (!context ||
       !admit(validation::validateSlotRange(SlotKind::Viewport, 0, NumViewports, device->limits), "RSSetViewports"))
     return;
+  // The backend reads NumViewports entries: a NULL array with a count never reaches it.
+  if (NumViewports && !pViewports) return drop("RSSetViewports", "%u viewports without an array", NumViewports);
   context->RSSetViewports(NumViewports, pViewports);
 }
 
@@ -287,6 +289,7 @@ void Executor::ID3D11DeviceContext_RSSetScissorRects(ObjectId self, UINT NumRect
   if (!context ||
       !admit(validation::validateSlotRange(SlotKind::ScissorRect, 0, NumRects, device->limits), "RSSetScissorRects"))
     return;
+  if (NumRects && !pRects) return drop("RSSetScissorRects", "%u rects without an array", NumRects);
   context->RSSetScissorRects(NumRects, pRects);
 }
 
