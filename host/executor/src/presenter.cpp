@@ -1,5 +1,6 @@
 #include "presenter.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -187,10 +188,20 @@ void Presenter::logFrame(DeviceState& device, ObjectId texture, ID3D11Texture2D*
   }
   if (m_log) {
     // In window mode, also what the window system shows (alpha forced to 255).
+    // The window system shows a present some time after the backend returned from it
+    // (wined3d presents on its own thread, the X server draws later still): read until the
+    // screen shows the frame, for at most 1 s, then log what it shows.
     char screen[64] = "";
-    std::vector<uint8_t> shown;
+    std::vector<uint8_t> shown, opaque(rgba);
+    for (size_t i = 3; i < opaque.size(); i += 4) opaque[i] = 255;
     uint32_t width = 0, height = 0;
-    if (m_window && m_window->readScreen(shown, &width, &height).empty())
+    bool read = false;
+    for (int attempt = 0; m_window && attempt < 500; attempt++) {
+      read = m_window->readScreen(shown, &width, &height).empty();
+      if (!read || shown == opaque) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (read)
       std::snprintf(screen, sizeof(screen), " window %ux%u checksum %016llx", width, height,
                     (unsigned long long)fnv1a64(shown));
     m_executor.log("present: frame %llu texture %u %ux%u interval %u flags 0x%x checksum %016llx cpu-copies %llu%s",
