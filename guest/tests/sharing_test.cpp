@@ -528,7 +528,9 @@ TEST_F(Sharing, KeyedMutexOrdersTwoProcesses) {
   ASSERT_TRUE(child);
   for (int i = 0; i < rounds; i++) {
     ASSERT_EQ(mutex->AcquireSync(2 * i, kPatienceMs), S_OK) << "round " << i;
-    if (i > 0) EXPECT_EQ(checkTexture(d.device, d.context, texture, 100 + i - 1), "") << "round " << i;
+    if (i > 0) {
+      EXPECT_EQ(checkTexture(d.device, d.context, texture, 100 + i - 1), "") << "round " << i;
+    }
     fillTexture(d.context, texture, i);
     ASSERT_EQ(mutex->ReleaseSync(2 * i + 1), S_OK);
   }
