@@ -118,7 +118,10 @@ def with_dlls(exe, dll_dir, bin_dir):
 def run_case(case, options, wrapper, work):
     problems = []
     figures = []
-    sample_args = ["--frames", str(options.frames), "--size", options.size, "--quiet"]
+    # The hang case needs the sample to outlive the watchdog period plus the suspension: on a quiet
+    # machine 200 and even 1000 frames of 64x64 ended before that (no overlap to check).
+    frames = options.frames or (5000 if case == "hang" else 200)
+    sample_args = ["--frames", str(frames), "--size", options.size, "--quiet"]
 
     # The reference: the sample directly on Wine's d3d11.
     direct = Program(wrapper, [options.sample] + sample_args, os.path.join(work, "direct.txt"), {})
@@ -237,7 +240,7 @@ def main():
     parser.add_argument("--victim", required=True, help="isolation_guest.exe")
     parser.add_argument("--control", required=True, help="process_control.exe")
     parser.add_argument("--sample", required=True, help="the sample the healthy guest runs")
-    parser.add_argument("--frames", type=int, default=200)
+    parser.add_argument("--frames", type=int, default=0, help="the sample's frames (default 200; 5000 for hang)")
     parser.add_argument("--size", default="64x64")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     options = parser.parse_args()
