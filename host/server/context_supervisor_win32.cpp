@@ -95,7 +95,14 @@ std::unique_ptr<ContextSupervisor> ContextSupervisor::start(const Setup& setup, 
     HANDLE inherited[] = { s->m_supervision_mapping, s->m_doorbell, s->m_quit, s->m_wake_request, parent };
     for (HANDLE h : inherited)
       set_inheritable(h, true);
-    created = CreateProcessA(nullptr, command.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED, nullptr, nullptr, &si, &pi);
+    // Under Wine a process start fails now and then with ERROR_INTERNAL_ERROR (seen once in a
+    // full test run, triton-sample-compositor): a transient failure must not cost the guest its device.
+    for (int attempt = 0; attempt < 3; attempt++) {
+      created = CreateProcessA(nullptr, command.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED, nullptr, nullptr, &si, &pi);
+      if (created)
+        break;
+      Sleep(50);
+    }
     for (HANDLE h : inherited)
       set_inheritable(h, false);
   }
