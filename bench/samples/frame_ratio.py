@@ -44,8 +44,10 @@ STATS_LINE = re.compile(r"device \d+ destroyed: .*commands")
 # llvmpipe allocates and frees megabytes per flush; glibc's default thresholds hand them back
 # to the kernel and fault them in again, and memory freed into other arenas is not reused
 # (bench/samples/README.md: up to ~60 MB of page faults per many_draws frame).
-MALLOC_TUNABLES = ("glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728:"
-                   "glibc.malloc.arena_max=1")
+# scripts/demo starts its server with the same settings, from the same file.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib",
+                       "server-glibc-tunables")) as tunables_file:
+    MALLOC_TUNABLES = tunables_file.read().strip()
 # What the Neptune run's backend gets: the server's csmt setting plus the malloc settings.
 BACKEND_ENV = {"WINE_D3D_CONFIG": "csmt=0x0", "GLIBC_TUNABLES": MALLOC_TUNABLES}
 MODES = ("direct", "direct-tuned", "neptune")
