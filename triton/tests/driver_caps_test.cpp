@@ -54,42 +54,94 @@ TEST_F(DriverVersions, RefusesATooSmallArray) {
   EXPECT_EQ(versions[0], 0u);
 }
 
+// The runtime's DXGI level for an interface Triton lists: the Windows 7 D3D11.0 runtime
+// passes the resolve level, the D3D11.1 runtime offer/reclaim.
+UINT runtimeVersionFor(UINT64 supported) {
+  const UINT interfaceVersion = UINT(supported >> 32);
+  return harness::runtimeVersion(ddi::ddiBuild(UINT(supported)), interfaceVersion == ddi::D3D11_1_DDI_INTERFACE_VERSION
+                                                                     ? ddi::DXGI_OFFER_RECLAIM
+                                                                     : ddi::DXGI_RESOLVE_SHARED_RESOURCE);
+}
+
+std::vector<bool> filled(const std::vector<const void*>& entries) {
+  std::vector<bool> out;
+  for (const void* e : entries)
+    out.push_back(e != nullptr);
+  return out;
+}
+
 // Every listed version creates a device whose tables have no empty slot; every other
 // interface is refused by CalcPrivateDeviceSize and CreateDevice alike.
 TEST_F(DriverVersions, EveryListedVersionCreatesACompleteDevice) {
   for (UINT64 supported : adapter.supportedVersions()) {
     const UINT interfaceVersion = UINT(supported >> 32);
-    const UINT version = UINT(supported & 0xffff0000u);
     SCOPED_TRACE(interfaceVersion);
     harness::Device device;
-    ASSERT_EQ(device.create(adapter, interfaceVersion, version, ddi::D3D11DDI_3DPIPELINELEVEL_10_0), S_OK);
+    ASSERT_EQ(device.create(adapter, interfaceVersion, runtimeVersionFor(supported), ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
+              S_OK);
     std::vector<const void*> entries = device.is11_1() ? harness::tableEntries(device.funcs11_1)
                                                        : harness::tableEntries(device.funcs11);
     EXPECT_EQ(entries.size(), device.is11_1() ? 155u : 150u);
     for (size_t i = 0; i < entries.size(); ++i)
       EXPECT_NE(entries[i], nullptr) << "device table slot " << i;
-    // The DXGI table of the interface: 1.1 (8 members) or 1.2 up to ReclaimResources (11).
-    std::vector<const void*> dxgi = device.is11_1() ? harness::tableEntries(device.dxgi1_2)
-                                                    : harness::tableEntries(device.dxgi1_1);
-    const size_t dxgiMembers = device.is11_1() ? 11 : 8;
-    for (size_t i = 0; i < dxgi.size(); ++i)
-      EXPECT_EQ(dxgi[i] != nullptr, i < dxgiMembers) << "DXGI table slot " << i;
+    // The DXGI table of the interface: 1.1 (8 members) or the whole 1.2 table (15, the
+    // four multiplane-overlay members included: IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS
+    // holds for the 11.1 interface).
+    const std::vector<const void*> dxgi = device.is11_1() ? harness::tableEntries(device.dxgi1_2)
+                                                          : harness::tableEntries(device.dxgi1_1);
+    EXPECT_EQ(filled(dxgi), std::vector<bool>(dxgi.size(), true));
+    EXPECT_EQ(dxgi.size(), device.is11_1() ? 15u : 8u);
+  }
+}
+
+// The DXGI table follows the low word of Version for the D3D11.0 interfaces (the
+// WDK's IS_DXGI1_1_BASE_FUNCTIONS), and the interface alone for 11.1: a runtime without
+// the resolve level hands over the seven-member table, and the driver writes nothing
+// past it.
+TEST_F(DriverVersions, TheDxgiTableFollowsTheRuntimesLevel) {
+  for (const InterfaceVersion* v : {&kD3D11_0, &kD3D11_0_7}) {
+    SCOPED_TRACE(v->name);
+    harness::Device base;
+    ASSERT_EQ(base.create(adapter, v->interfaceVersion, v->version & 0xffff0000u, ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
+              S_OK);
+    EXPECT_EQ(filled(harness::tableEntries(base.dxgi1_0)), std::vector<bool>(7, true));
+    EXPECT_EQ(filled(harness::tableEntries(base.dxgi1_1)), std::vector<bool>(8, false));
+    harness::Device resolve;
+    ASSERT_EQ(resolve.create(adapter, v->interfaceVersion, v->version, ddi::D3D11DDI_3DPIPELINELEVEL_10_0), S_OK);
+    EXPECT_EQ(filled(harness::tableEntries(resolve.dxgi1_1)), std::vector<bool>(8, true));
+    EXPECT_EQ(filled(harness::tableEntries(resolve.dxgi1_0)), std::vector<bool>(7, false));
+  }
+  const std::vector<UINT64> versions = adapter.supportedVersions();
+  if (!versions.empty() && versions.front() >> 32 == ddi::D3D11_1_DDI_INTERFACE_VERSION) {
+    harness::Device device;
+    ASSERT_EQ(device.create(adapter, kD3D11_1.interfaceVersion, kD3D11_1.version & 0xffff0000u,
+                            ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
+              S_OK);
+    EXPECT_EQ(filled(harness::tableEntries(device.dxgi1_2)), std::vector<bool>(15, true));
   }
 }
 
 TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
-  for (UINT interfaceVersion : {ddi::D3D10_0_DDI_INTERFACE_VERSION, ddi::D3D10_1_DDI_INTERFACE_VERSION,
-                                ddi::makeDdiInterface(11, 200)}) {
-    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{interfaceVersion, ddi::D3D11_1_DDI_BUILD_VERSION << 16, 0};
+  // D3D10, D3D10 on 9, the Vista platform update's D3D11.0 (build 0: the deprecated
+  // COMMANDLISTS semantics), 11.1's release candidate, WDDM 1.3 and an unknown minor.
+  for (UINT interfaceVersion :
+       {ddi::D3D10_0_DDI_INTERFACE_VERSION, ddi::D3D10_1_DDI_INTERFACE_VERSION, ddi::D3D10_1_7_DDI_INTERFACE_VERSION,
+        ddi::D3D10on9_DDI_INTERFACE_VERSION, ddi::D3D11_0_vista_DDI_INTERFACE_VERSION,
+        ddi::D3D11_1_DDI_INTERFACE_VERSION_RC, ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION, ddi::makeDdiInterface(11, 200)}) {
+    SCOPED_TRACE(interfaceVersion);
+    const UINT version = harness::runtimeVersion(5, ddi::DXGI_OFFER_RECLAIM);
+    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{interfaceVersion, version, 0};
     EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args), 0u);
     harness::Device device;
-    EXPECT_NE(device.create(adapter, interfaceVersion, ddi::D3D11_1_DDI_BUILD_VERSION << 16,
-                            ddi::D3D11DDI_3DPIPELINELEVEL_10_0), S_OK);
+    EXPECT_NE(device.create(adapter, interfaceVersion, version, ddi::D3D11DDI_3DPIPELINELEVEL_10_0), S_OK);
   }
-  // A runtime build older than the listed one.
-  const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE old{ddi::D3D11_1_DDI_INTERFACE_VERSION,
-                                                   (ddi::D3D11_1_DDI_BUILD_VERSION - 1) << 16, 0};
-  EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &old), 0u);
+  // A runtime build older than the listed one (D3D11.0 is listed at build 2); a newer
+  // build is accepted (non-breaking changes only).
+  for (UINT build : {0u, 1u, 2u, 3u}) {
+    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{
+        ddi::D3D11_0_DDI_INTERFACE_VERSION, harness::runtimeVersion(build, ddi::DXGI_RESOLVE_SHARED_RESOURCE), 0};
+    EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, build >= 2) << build;
+  }
 }
 
 TEST_F(DriverVersions, PipelineLevelsFollowTheTarget) {
@@ -102,8 +154,7 @@ TEST_F(DriverVersions, PipelineLevelsFollowTheTarget) {
   EXPECT_EQ(caps.Caps, expected);
   for (int level = 0; level <= ddi::D3D11_1DDI_3DPIPELINELEVEL_9_3; ++level) {
     const UINT flags = UINT(level) << ddi::D3D11DDI_CREATEDEVICE_FLAG_3DPIPELINESUPPORT_SHIFT;
-    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{ddi::D3D11_0_DDI_INTERFACE_VERSION,
-                                                      ddi::D3D11_0_DDI_BUILD_VERSION << 16, flags};
+    const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{kD3D11_0.interfaceVersion, kD3D11_0.version, flags};
     EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, level <= highest) << level;
   }
 }
@@ -115,7 +166,8 @@ TEST_F(DriverVersions, D3D10RuntimeFindsNoVersion) {
   ddi::D3DDDI_ADAPTERCALLBACKS callbacks{};
   ddi::D3D10DDIARG_OPENADAPTER args{};
   args.Interface = ddi::D3D10_1_DDI_INTERFACE_VERSION;
-  args.Version = ddi::D3D10_1_DDI_BUILD_VERSION << 16;
+  args.Version = harness::runtimeVersion(ddi::D3D10_1_DDI_BUILD_VERSION,
+                                         ddi::VISTA_GOLD_PRODUCT_VER | ddi::DXGI_RESOLVE_SHARED_RESOURCE);
   args.pAdapterCallbacks = &callbacks;
   args.pAdapterFuncs_2 = &funcs;
   ASSERT_EQ(driver->openAdapter10_2(&args), S_OK);

@@ -94,6 +94,13 @@ TEST_F(DriverEntries, EveryDeviceTableMemberHasAStatus) {
   std::printf("D3D11DDI_DEVICEFUNCS: %u members\n", c11.translated + c11.partial + c11.nothingToDo + c11.unsupported);
   const Counts x11 = listTable("DXGI1_1_DDI_BASE_FUNCTIONS", harness::tableEntries(d11.dxgi1_1));
   EXPECT_EQ(x11, (Counts{2, 1, 0, 5, 0}));
+  // A D3D11.0 runtime below the resolve level hands over the DXGI 1.0 table.
+  harness::Device d11Base;
+  ASSERT_EQ(d11Base.create(adapter, kD3D11_0.interfaceVersion, kD3D11_0.version & 0xffff0000u,
+                           ddi::D3D11DDI_3DPIPELINELEVEL_11_0),
+            S_OK);
+  const Counts x10 = listTable("DXGI_DDI_BASE_FUNCTIONS", harness::tableEntries(d11Base.dxgi1_0));
+  EXPECT_EQ(x10, (Counts{2, 1, 0, 4, 0}));
 
   harness::Device d11_1;
   ASSERT_EQ(d11_1.create(adapter, kD3D11_1.interfaceVersion, kD3D11_1.version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0),
@@ -101,15 +108,16 @@ TEST_F(DriverEntries, EveryDeviceTableMemberHasAStatus) {
   const Counts c11_1 = listTable("D3D11_1DDI_DEVICEFUNCS", harness::tableEntries(d11_1.funcs11_1));
   EXPECT_EQ(c11_1, (Counts{138, 10, 6, 1, 0}));
   const Counts x11_1 = listTable("DXGI1_2_DDI_BASE_FUNCTIONS", harness::tableEntries(d11_1.dxgi1_2));
-  EXPECT_EQ(x11_1, (Counts{4, 2, 0, 5, 4}));
-  std::printf("D3D11.0: %s\nD3D11.1: %s\nDXGI1_1: %s\nDXGI1_2: %s\n", ::testing::PrintToString(c11).c_str(),
-              ::testing::PrintToString(c11_1).c_str(), ::testing::PrintToString(x11).c_str(),
+  EXPECT_EQ(x11_1, (Counts{4, 2, 0, 9, 0}));
+  std::printf("D3D11.0: %s\nD3D11.1: %s\nDXGI1_0: %s\nDXGI1_1: %s\nDXGI1_2: %s\n",
+              ::testing::PrintToString(c11).c_str(), ::testing::PrintToString(c11_1).c_str(),
+              ::testing::PrintToString(x10).c_str(), ::testing::PrintToString(x11).c_str(),
               ::testing::PrintToString(x11_1).c_str());
 }
 
 TEST_F(DriverEntries, TheListNamesOnlyRealMembers) {
-  const char* tables[] = {"D3D11DDI_DEVICEFUNCS", "D3D11_1DDI_DEVICEFUNCS", "DXGI1_1_DDI_BASE_FUNCTIONS",
-                          "DXGI1_2_DDI_BASE_FUNCTIONS"};
+  const char* tables[] = {"D3D11DDI_DEVICEFUNCS", "D3D11_1DDI_DEVICEFUNCS", "DXGI_DDI_BASE_FUNCTIONS",
+                          "DXGI1_1_DDI_BASE_FUNCTIONS", "DXGI1_2_DDI_BASE_FUNCTIONS"};
   for (const driver::EntryNote& note : driver::entryNotes()) {
     bool found = false;
     for (const Member& m : kMembers)
@@ -155,6 +163,11 @@ TEST_F(DriverEntries, ListedBehaviourHolds) {
   EXPECT_EQ(device.dxgi1_2.pfnRotateResourceIdentities(&rotate), E_NOTIMPL);
   ddi::DXGI_DDI_ARG_RESOLVESHAREDRESOURCE resolve{};
   EXPECT_EQ(device.dxgi1_2.pfnResolveSharedResource(&resolve), E_NOTIMPL);
+  // The overlay entries refuse before reading their (opaque) arguments.
+  EXPECT_EQ(device.dxgi1_2.pfnGetMultiplaneOverlayCaps(nullptr), E_NOTIMPL);
+  EXPECT_EQ(device.dxgi1_2.pfnGetMultiplaneOverlayFilterRange(nullptr), E_NOTIMPL);
+  EXPECT_EQ(device.dxgi1_2.pfnCheckMultiplaneOverlaySupport(nullptr), E_NOTIMPL);
+  EXPECT_EQ(device.dxgi1_2.pfnPresentMultiplaneOverlay(nullptr), E_NOTIMPL);
 
   ddi::D3D11_1DDI_DEVICEFUNCS copy = device.funcs11_1;
   device.funcs11_1.pfnRelocateDeviceFuncs(h, &copy);

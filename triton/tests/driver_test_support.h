@@ -40,10 +40,16 @@ struct InterfaceVersion {
   UINT version;
 };
 
-inline const InterfaceVersion kD3D11_0{"D3D11_0", ddi::D3D11_0_DDI_INTERFACE_VERSION, ddi::D3D11_0_DDI_BUILD_VERSION << 16};
+// The Windows 7 D3D11.0 runtime passes the resolve level (DXGI 1.1 table), the D3D11.1
+// runtime the offer/reclaim level (its DXGI 1.2 table comes with the interface).
+inline const InterfaceVersion kD3D11_0{"D3D11_0", ddi::D3D11_0_DDI_INTERFACE_VERSION,
+                                       harness::runtimeVersion(ddi::D3D11_0_DDI_BUILD_VERSION,
+                                                               ddi::DXGI_RESOLVE_SHARED_RESOURCE)};
 inline const InterfaceVersion kD3D11_0_7{"D3D11_0_7", ddi::D3D11_0_7_DDI_INTERFACE_VERSION,
-                                         ddi::D3D11_0_7_DDI_BUILD_VERSION << 16};
-inline const InterfaceVersion kD3D11_1{"D3D11_1", ddi::D3D11_1_DDI_INTERFACE_VERSION, ddi::D3D11_1_DDI_BUILD_VERSION << 16};
+                                         harness::runtimeVersion(ddi::D3D11_0_7_DDI_BUILD_VERSION,
+                                                                 ddi::DXGI_RESOLVE_SHARED_RESOURCE)};
+inline const InterfaceVersion kD3D11_1{"D3D11_1", ddi::D3D11_1_DDI_INTERFACE_VERSION,
+                                       harness::runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM)};
 
 // Loads the driver and opens its adapter once per test.
 class DriverTest : public ::testing::Test {

@@ -239,7 +239,13 @@ bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
     default:
       return false;
   }
-  switch (ddi::dxgiTableFor(args.Interface)) {
+  // The DXGI table follows the WDK's IS_DXGI1_x_BASE_FUNCTIONS tests on (Interface,
+  // Version): the runtime allocated exactly that table, so nothing past its end is written.
+  switch (ddi::dxgiTableFor(args.Interface, args.Version)) {
+    case ddi::DxgiTableKind::Dxgi1_0:
+      if (ddi::DXGI_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions)
+        fillDxgiBase(*t);
+      break;
     case ddi::DxgiTableKind::Dxgi1_1:
       if (ddi::DXGI1_1_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions2) {
         fillDxgiBase(*t);
@@ -253,12 +259,19 @@ bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
         t->pfnBlt1 = dxgiBlt1;
         t->pfnOfferResources = dxgiOfferResources;
         t->pfnReclaimResources = dxgiReclaimResources;
-        // The four multiplane-overlay members belong to WDDM 1.3 runtimes, whose tables
-        // come with a later interface version; a D3D11.1 runtime's table ends here.
+        // IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS holds for the released 11.1 interface: the
+        // four overlay members are the driver's to fill. Triton has no overlay planes;
+        // the entries refuse, so a caller that assumes them finds an answer, not null.
+        if (ddi::isDxgiMultiplaneOverlayFunctions(args.Interface, args.Version)) {
+          t->pfnGetMultiplaneOverlayCaps = dxgiGetMultiplaneOverlayCaps;
+          t->pfnGetMultiplaneOverlayFilterRange = dxgiGetMultiplaneOverlayFilterRange;
+          t->pfnCheckMultiplaneOverlaySupport = dxgiCheckMultiplaneOverlaySupport;
+          t->pfnPresentMultiplaneOverlay = dxgiPresentMultiplaneOverlay;
+        }
       }
       break;
-    default:
-      break;
+    case ddi::DxgiTableKind::Dxgi1_3:
+      return false;   // WDDM 1.3 interfaces are not listed
   }
   return true;
 }

@@ -18,6 +18,11 @@ HRESULT presentNotDone(const char* entryName) {
   return E_NOTIMPL;
 }
 
+HRESULT overlaysNotSupported(const char* entryName) {
+  TRITON_LOG(Warn, "%s: Triton has no multiplane overlays (E_NOTIMPL)", entryName);
+  return E_NOTIMPL;
+}
+
 HRESULT copyBlt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UINT dstSub, UINT dstLeft, UINT dstTop,
                 ddi::DXGI_DDI_HRESOURCE hSrc, UINT srcSub, const D3D11_BOX* srcBox,
                 ddi::DXGI_DDI_ARG_BLT_FLAGS flags, ddi::DXGI_DDI_MODE_ROTATION rotation, const char* entryName) {
@@ -109,6 +114,21 @@ HRESULT TRITON_APIENTRY dxgiReclaimResources(ddi::DXGI_DDI_ARG_RECLAIMRESOURCES*
   for (UINT i = 0; a->pDiscarded && i < a->Resources; ++i)
     a->pDiscarded[i] = FALSE;
   return S_OK;
+}
+
+// Multiplane overlays: Triton exposes no overlay plane, so the kernel side reports none
+// and the runtime has no reason to call these; each refuses with one log line.
+HRESULT TRITON_APIENTRY dxgiGetMultiplaneOverlayCaps(ddi::DXGI_DDI_ARG_GETMULTIPLANEOVERLAYCAPS*) {
+  return overlaysNotSupported("DXGI GetMultiplaneOverlayCaps");
+}
+HRESULT TRITON_APIENTRY dxgiGetMultiplaneOverlayFilterRange(ddi::DXGI_DDI_ARG_GETMULTIPLANEOVERLAYFILTERRANGE*) {
+  return overlaysNotSupported("DXGI GetMultiplaneOverlayFilterRange");
+}
+HRESULT TRITON_APIENTRY dxgiCheckMultiplaneOverlaySupport(ddi::DXGI_DDI_ARG_CHECKMULTIPLANEOVERLAYSUPPORT*) {
+  return overlaysNotSupported("DXGI CheckMultiplaneOverlaySupport");
+}
+HRESULT TRITON_APIENTRY dxgiPresentMultiplaneOverlay(ddi::DXGI_DDI_ARG_PRESENTMULTIPLANEOVERLAY*) {
+  return overlaysNotSupported("DXGI PresentMultiplaneOverlay");
 }
 
 }  // namespace entry

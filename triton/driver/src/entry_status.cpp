@@ -40,12 +40,12 @@ constexpr EntryNote kNotes[] = {
     {"pfnResolveSharedResource", EntryStatus::Unsupported, "shared resources, as pfnOpenResource"},
     {"pfnBlt", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
     {"pfnBlt1", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
-    {"pfnGetMultiplaneOverlayCaps", EntryStatus::NotOffered, "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
-    {"pfnGetMultiplaneOverlayFilterRange", EntryStatus::NotOffered,
-     "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
-    {"pfnCheckMultiplaneOverlaySupport", EntryStatus::NotOffered,
-     "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
-    {"pfnPresentMultiplaneOverlay", EntryStatus::NotOffered, "a WDDM 1.3 runtime's member; Triton lists D3D11.1 at most"},
+    {"pfnGetMultiplaneOverlayCaps", EntryStatus::Unsupported,
+     "Triton has no overlay planes (filled because IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS holds for the 11.1 "
+     "interface; nothing reports overlays, so the runtime has no reason to call it)"},
+    {"pfnGetMultiplaneOverlayFilterRange", EntryStatus::Unsupported, "no overlay planes, as pfnGetMultiplaneOverlayCaps"},
+    {"pfnCheckMultiplaneOverlaySupport", EntryStatus::Unsupported, "no overlay planes, as pfnGetMultiplaneOverlayCaps"},
+    {"pfnPresentMultiplaneOverlay", EntryStatus::Unsupported, "no overlay planes, as pfnGetMultiplaneOverlayCaps"},
 };
 
 }  // namespace

@@ -138,7 +138,7 @@ HRESULT Adapter::open(Driver& driver) {
   ddi::D3D10DDIARG_OPENADAPTER args{};
   args.hRTAdapter.handle = this;
   args.Interface = ddi::D3D11_1_DDI_INTERFACE_VERSION;
-  args.Version = ddi::D3D11_1_DDI_BUILD_VERSION << 16;
+  args.Version = runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM);
   args.pAdapterCallbacks = &callbacks_;
   args.pAdapterFuncs_2 = &funcs;
   const HRESULT hr = driver.openAdapter10_2(&args);
@@ -253,6 +253,7 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
   fillCallbacks();
   std::memset(&funcs11, 0, sizeof(funcs11));
   std::memset(&funcs11_1, 0, sizeof(funcs11_1));
+  std::memset(&dxgi1_0, 0, sizeof(dxgi1_0));
   std::memset(&dxgi1_1, 0, sizeof(dxgi1_1));
   std::memset(&dxgi1_2, 0, sizeof(dxgi1_2));
 
@@ -267,10 +268,13 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
     args.p11DeviceFuncs = &funcs11;
   args.hDrvDevice.pDrvPrivate = deviceMemory_.get();
   args.DXGIBaseDDI.pDXGIBaseCallbacks = &dxgiCallbacks_;
-  if (is11_1())
-    args.DXGIBaseDDI.pDXGIDDIBaseFunctions3 = &dxgi1_2;
-  else
-    args.DXGIBaseDDI.pDXGIDDIBaseFunctions2 = &dxgi1_1;
+  // The runtime passes the DXGI table the WDK's IS_DXGI1_x_BASE_FUNCTIONS tests select.
+  switch (ddi::dxgiTableFor(interfaceVersion, version)) {
+    case ddi::DxgiTableKind::Dxgi1_0: args.DXGIBaseDDI.pDXGIDDIBaseFunctions = &dxgi1_0; break;
+    case ddi::DxgiTableKind::Dxgi1_1: args.DXGIBaseDDI.pDXGIDDIBaseFunctions2 = &dxgi1_1; break;
+    case ddi::DxgiTableKind::Dxgi1_2: args.DXGIBaseDDI.pDXGIDDIBaseFunctions3 = &dxgi1_2; break;
+    case ddi::DxgiTableKind::Dxgi1_3: return DXGI_ERROR_UNSUPPORTED;   // the harness plays an 11.1 runtime
+  }
   args.hRTCoreLayer.handle = this;
   args.p11UMCallbacks = &coreCallbacks_;
   args.Flags = flags;

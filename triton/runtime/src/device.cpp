@@ -159,10 +159,12 @@ HRESULT Device::create(const D3D_FEATURE_LEVEL* levels, UINT levelCount, Device*
   device->adapter_ = std::make_unique<harness::Adapter>();
   if (FAILED(hr = device->adapter_->open(*device->driver_)))
     return hr;
-  // The newest interface the driver lists that this runtime speaks: D3D11.1.
+  // The newest interface the driver lists that this runtime speaks: D3D11.1, at a build
+  // this runtime has (a listed build is the oldest runtime build the driver accepts).
   bool d3d11_1 = false;
   for (UINT64 version : device->adapter_->supportedVersions())
-    d3d11_1 |= UINT(version >> 32) == ddi::D3D11_1_DDI_INTERFACE_VERSION;
+    d3d11_1 |= UINT(version >> 32) == ddi::D3D11_1_DDI_INTERFACE_VERSION &&
+               ddi::ddiBuild(UINT(version)) <= ddi::D3D11_1_DDI_BUILD_VERSION;
   if (!d3d11_1) {
     std::fprintf(stderr, "triton-runtime: the driver does not list the D3D11.1 DDI\n");
     return DXGI_ERROR_UNSUPPORTED;
@@ -174,7 +176,8 @@ HRESULT Device::create(const D3D_FEATURE_LEVEL* levels, UINT levelCount, Device*
     if (!pipelineLevel(levels[i], &pipeline))
       continue;
     hr = device->ddiDevice_->create(*device->adapter_, ddi::D3D11_1_DDI_INTERFACE_VERSION,
-                                    ddi::D3D11_1_DDI_BUILD_VERSION << 16, pipeline);
+                                    harness::runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM),
+                                    pipeline);
     if (SUCCEEDED(hr))
       device->featureLevel_ = levels[i];
   }

@@ -1,20 +1,23 @@
 #pragma once
 
 // DDI interface and build versions: what OpenAdapter10_2, CalcPrivateDeviceSize and
-// CreateDevice carry in Interface/Version, and what GetSupportedVersions lists.
+// CreateDevice carry in Interface/Version, what GetSupportedVersions lists, and which
+// device and DXGI tables a (Interface, Version) pair selects.
 //
-// Composition (documented): Interface = major << 16 | minor; the runtime's build
-// version is the high 16 bits of Version, its revision the low 16 bits; a
-// GetSupportedVersions entry is Interface << 32 | build << 16 ("Version Numbers for
-// Direct3D Version 10.1", "Initializing Communication with the Direct3D Version 11
-// DDI"). The D3D10.0/10.1 minor and build numbers are on the first page.
+// Composition (documented: "Version Numbers for Direct3D Version 10.1", "Initializing
+// Communication with the Direct3D Version 11 DDI"): Interface = major << 16 | minor,
+// the minor bumped for every breaking DDI change; the high 16 bits of Version are the
+// runtime's build (bumped for non-breaking changes, the only part a driver is told to
+// compare); a GetSupportedVersions entry is Interface << 32 | build << 16.
 //
-// UNVERIFIED: the D3D11 minor and build numbers are printed as "..." on the public
-// pages. The values below are the project's best information (the D3D11.1 minor
-// number 15 is quoted by a public driver project that compares it with the 11.1
-// RC minor 14); they must be checked against a WDK before Triton is loaded by
-// Microsoft's runtime. Triton's driver and its harness both use these constants, so
-// the tests check negotiation, not the numbers.
+// The numbers below are the values of the WDK's d3d10umddi.h "Versioning" section (the
+// public pages print "..." for the D3D11 ones), read in a public copy of that header
+// and cross-checked against what public driver projects that compile with the WDK
+// observe: an iZ3D wrapper names Vista-platform-update D3D11 minor 9 and D3D10 minors
+// 3/4; projects built with the WDK compare 11.1's minor against its RC's 14. The low
+// 16 bits of Version are not a build: they carry the runtime's DXGI level
+// (VISTA_GOLD_PRODUCT_VER | level for a D3D10 major, the level alone for D3D11), which
+// selects the DXGI table (isDxgi1_1BaseFunctions below).
 
 #include "triton/ddi/platform.h"
 
@@ -25,30 +28,66 @@ constexpr UINT64 makeDdiSupported(UINT interfaceVersion, UINT build) {
   return (UINT64(interfaceVersion) << 32) | (UINT64(build) << 16);
 }
 constexpr UINT ddiMajor(UINT interfaceVersion) { return interfaceVersion >> 16; }
+constexpr UINT ddiMinor(UINT interfaceVersion) { return interfaceVersion & 0xffff; }
 constexpr UINT ddiBuild(UINT version) { return version >> 16; }
+constexpr UINT ddiDxgiLevel(UINT version) { return version & 0xffff; }   // low word of Version
 
-// D3D10 (documented).
+// The low word of Version: the runtime's DXGI level.
+inline constexpr UINT VISTA_GOLD_PRODUCT_VER = 6000;
+inline constexpr UINT DXGI_QFE_1 = 8;                      // linked-adapter QFE (D3D10 runtimes)
+inline constexpr UINT DXGI_RESOLVE_SHARED_RESOURCE = 9;    // DXGI 1.1 table: pfnResolveSharedResource
+inline constexpr UINT DXGI_OFFER_RECLAIM = 10;             // offer/reclaim (DXGI 1.2 runtimes)
+
+// D3D10.
 inline constexpr UINT D3D10_DDI_MAJOR_VERSION = 10;
 inline constexpr UINT D3D10_0_DDI_MINOR_VERSION = 1;
-inline constexpr UINT D3D10_0_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10_0_DDI_MINOR_VERSION);
 inline constexpr UINT D3D10_0_DDI_BUILD_VERSION = 4;
 inline constexpr UINT D3D10_1_DDI_MINOR_VERSION = 2;
-inline constexpr UINT D3D10_1_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10_1_DDI_MINOR_VERSION);
 inline constexpr UINT D3D10_1_DDI_BUILD_VERSION = 1;
+inline constexpr UINT D3D10on9_DDI_MINOR_VERSION = 0;
+inline constexpr UINT D3D10_0_x_vista_DDI_MINOR_VERSION = 3;   // extended formats, Vista interop pack
+inline constexpr UINT D3D10_1_x_vista_DDI_MINOR_VERSION = 4;
+inline constexpr UINT D3D10_0_x_DDI_MINOR_VERSION = 6;         // extended formats, no Windows 7 scheduling
+inline constexpr UINT D3D10_1_x_DDI_MINOR_VERSION = 7;
+inline constexpr UINT D3D10_0_7_DDI_MINOR_VERSION = 9;         // Windows 7
+inline constexpr UINT D3D10_1_7_DDI_MINOR_VERSION = 10;
+inline constexpr UINT D3D10_x_DDI_BUILD_VERSION = 0;           // every variant above except 10.0/10.1
 
-// D3D11 (major documented; minor and build UNVERIFIED, see above).
+inline constexpr UINT D3D10_0_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10_0_DDI_MINOR_VERSION);
+inline constexpr UINT D3D10_1_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10_1_DDI_MINOR_VERSION);
+inline constexpr UINT D3D10on9_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10on9_DDI_MINOR_VERSION);
+inline constexpr UINT D3D10_0_7_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10_0_7_DDI_MINOR_VERSION);
+inline constexpr UINT D3D10_1_7_DDI_INTERFACE_VERSION = makeDdiInterface(D3D10_DDI_MAJOR_VERSION, D3D10_1_7_DDI_MINOR_VERSION);
+
+// D3D11. The "vista" interface is the D3D11.0 runtime of the Vista platform update (build
+// 0: no COMMANDLISTS_BUILD_2 semantics); D3D11_0 and D3D11_0_7 are build 2, the build
+// that introduced D3D11DDICAPS_COMMANDLISTS_BUILD_2. 11.1's release candidate used
+// minor 14; the released 11.1 is 15, build 0.
 inline constexpr UINT D3D11_DDI_MAJOR_VERSION = 11;
-inline constexpr UINT D3D11_0_DDI_MINOR_VERSION = 1;     // D3D11.0 runtime on Vista
-inline constexpr UINT D3D11_0_DDI_BUILD_VERSION = 1;
-inline constexpr UINT D3D11_0_7_DDI_MINOR_VERSION = 9;   // D3D11.0 runtime on Windows 7
-inline constexpr UINT D3D11_0_7_DDI_BUILD_VERSION = 1;
-inline constexpr UINT D3D11_1_DDI_MINOR_VERSION = 15;    // D3D11.1 (Windows 8)
-inline constexpr UINT D3D11_1_DDI_BUILD_VERSION = 3;
+inline constexpr UINT D3D11_0_vista_DDI_MINOR_VERSION = 9;
+inline constexpr UINT D3D11_0_vista_DDI_BUILD_VERSION = 0;
+inline constexpr UINT D3D11_0_DDI_MINOR_VERSION = 10;
+inline constexpr UINT D3D11_0_DDI_BUILD_VERSION = 2;
+inline constexpr UINT D3D11_0_7_DDI_MINOR_VERSION = 11;    // D3D11.0 on Windows 7
+inline constexpr UINT D3D11_0_7_DDI_BUILD_VERSION = 2;
+inline constexpr UINT D3D11_1_DDI_MINOR_VERSION_RC = 14;
+inline constexpr UINT D3D11_1_DDI_BUILD_VERSION_RC = 1;
+inline constexpr UINT D3D11_1_DDI_MINOR_VERSION = 15;      // D3D11.1 (Windows 8)
+inline constexpr UINT D3D11_1_DDI_BUILD_VERSION = 0;
+inline constexpr UINT D3DWDDM1_3_DDI_MINOR_VERSION = 16;   // Windows 8.1
+inline constexpr UINT D3DWDDM1_3_DDI_BUILD_VERSION = 1;
+inline constexpr UINT D3DWDDM2_0_DDI_MINOR_VERSION = 17;   // Windows 10 (later headers: 32, builds 6..9)
+inline constexpr UINT D3DWDDM2_0_DDI_BUILD_VERSION = 5;
 
+inline constexpr UINT D3D11_0_vista_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_0_vista_DDI_MINOR_VERSION);
 inline constexpr UINT D3D11_0_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_0_DDI_MINOR_VERSION);
 inline constexpr UINT D3D11_0_7_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_0_7_DDI_MINOR_VERSION);
+inline constexpr UINT D3D11_1_DDI_INTERFACE_VERSION_RC = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_1_DDI_MINOR_VERSION_RC);
 inline constexpr UINT D3D11_1_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_1_DDI_MINOR_VERSION);
+inline constexpr UINT D3DWDDM1_3_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3DWDDM1_3_DDI_MINOR_VERSION);
+inline constexpr UINT D3DWDDM2_0_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3DWDDM2_0_DDI_MINOR_VERSION);
 
+inline constexpr UINT64 D3D11_0_vista_DDI_SUPPORTED = makeDdiSupported(D3D11_0_vista_DDI_INTERFACE_VERSION, D3D11_0_vista_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_0_DDI_SUPPORTED = makeDdiSupported(D3D11_0_DDI_INTERFACE_VERSION, D3D11_0_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_0_7_DDI_SUPPORTED = makeDdiSupported(D3D11_0_7_DDI_INTERFACE_VERSION, D3D11_0_7_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_1_DDI_SUPPORTED = makeDdiSupported(D3D11_1_DDI_INTERFACE_VERSION, D3D11_1_DDI_BUILD_VERSION);
@@ -60,6 +99,7 @@ constexpr DeviceTableKind deviceTableFor(UINT interfaceVersion) {
   switch (interfaceVersion) {
     case D3D10_0_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D10_0;
     case D3D10_1_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D10_1;
+    case D3D11_0_vista_DDI_INTERFACE_VERSION:
     case D3D11_0_DDI_INTERFACE_VERSION:
     case D3D11_0_7_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D11_0;
     case D3D11_1_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D11_1;
@@ -67,19 +107,50 @@ constexpr DeviceTableKind deviceTableFor(UINT interfaceVersion) {
   }
 }
 
-// The DXGI base-function table that comes with a device table: D3D11.1 runtimes
-// (Windows 8) pass DXGI1_2_DDI_BASE_FUNCTIONS, the D3D11.0 runtimes (Windows 7 and the
-// Vista platform update, both with shared-resource resolve) DXGI1_1.
-enum class DxgiTableKind { None, Dxgi1_0, Dxgi1_1, Dxgi1_2 };
+// The WDK's IS_DXGI1_1_BASE_FUNCTIONS: the runtime passes DXGI1_1_DDI_BASE_FUNCTIONS
+// (with pfnResolveSharedResource) when the low word of Version reaches the resolve
+// level - Vista's product version or'ed with it for a D3D10 major - and for every
+// major above 11; otherwise the seven-member DXGI_DDI_BASE_FUNCTIONS.
+constexpr bool isDxgi1_1BaseFunctions(UINT interfaceVersion, UINT version) {
+  const UINT major = ddiMajor(interfaceVersion);
+  return (major == D3D10_DDI_MAJOR_VERSION &&
+          ddiDxgiLevel(version) >= (VISTA_GOLD_PRODUCT_VER | DXGI_RESOLVE_SHARED_RESOURCE)) ||
+         (major == D3D11_DDI_MAJOR_VERSION && ddiDxgiLevel(version) >= DXGI_RESOLVE_SHARED_RESOURCE) ||
+         major > D3D11_DDI_MAJOR_VERSION;
+}
 
-constexpr DxgiTableKind dxgiTableFor(UINT interfaceVersion) {
-  switch (deviceTableFor(interfaceVersion)) {
-    case DeviceTableKind::D3D11_1: return DxgiTableKind::Dxgi1_2;
-    case DeviceTableKind::D3D11_0: return DxgiTableKind::Dxgi1_1;
-    case DeviceTableKind::D3D10_0:
-    case DeviceTableKind::D3D10_1: return DxgiTableKind::Dxgi1_0;
-    default: return DxgiTableKind::None;
-  }
+// IS_DXGI1_2_BASE_FUNCTIONS: D3D11 interfaces from 11.1's RC minor on (any Version).
+constexpr bool isDxgi1_2BaseFunctions(UINT interfaceVersion, UINT) {
+  return (ddiMajor(interfaceVersion) == D3D11_DDI_MAJOR_VERSION &&
+          ddiMinor(interfaceVersion) >= D3D11_1_DDI_MINOR_VERSION_RC) ||
+         ddiMajor(interfaceVersion) > D3D11_DDI_MAJOR_VERSION;
+}
+
+// IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS: the DXGI 1.2 table's four multiplane-overlay
+// members are part of the table the driver fills. The second clause (a minor above
+// the RC's) holds for the released 11.1 interface whatever its build, so a D3D11.1
+// device fills them too.
+constexpr bool isDxgiMultiplaneOverlayFunctions(UINT interfaceVersion, UINT version) {
+  return (interfaceVersion == D3D11_1_DDI_INTERFACE_VERSION && ddiBuild(version) > 0) ||
+         (ddiMajor(interfaceVersion) == D3D11_DDI_MAJOR_VERSION &&
+          ddiMinor(interfaceVersion) > D3D11_1_DDI_MINOR_VERSION_RC) ||
+         ddiMajor(interfaceVersion) > D3D11_DDI_MAJOR_VERSION;
+}
+
+// IS_DXGI1_3_BASE_FUNCTIONS: WDDM 1.3 interfaces and later.
+constexpr bool isDxgi1_3BaseFunctions(UINT interfaceVersion, UINT) {
+  return interfaceVersion >= D3DWDDM1_3_DDI_INTERFACE_VERSION;
+}
+
+// The DXGI base-function table a (Interface, Version) pair selects, newest first as the
+// WDK's macros are tested.
+enum class DxgiTableKind { Dxgi1_0, Dxgi1_1, Dxgi1_2, Dxgi1_3 };
+
+constexpr DxgiTableKind dxgiTableFor(UINT interfaceVersion, UINT version) {
+  if (isDxgi1_3BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_3;
+  if (isDxgi1_2BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_2;
+  if (isDxgi1_1BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_1;
+  return DxgiTableKind::Dxgi1_0;
 }
 
 }  // namespace triton::ddi

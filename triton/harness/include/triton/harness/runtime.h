@@ -36,6 +36,11 @@ private:
   HMODULE module_ = nullptr;
 };
 
+// A runtime's Version word: its build in the high 16 bits, its DXGI level in the low
+// (DXGI_RESOLVE_SHARED_RESOURCE for the Windows 7 D3D11.0 runtime, DXGI_OFFER_RECLAIM
+// for the D3D11.1 one); the level selects the DXGI table.
+constexpr UINT runtimeVersion(UINT build, UINT dxgiLevel) { return (build << 16) | dxgiLevel; }
+
 class Adapter {
 public:
   ~Adapter();
@@ -100,6 +105,8 @@ public:
   ddi::D3D10DDI_HDEVICE handle() const { return handle_; }
   ddi::D3D11DDI_DEVICEFUNCS funcs11{};
   ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
+  // The DXGI table the (interface, version) pair selects; the others stay zero.
+  ddi::DXGI_DDI_BASE_FUNCTIONS dxgi1_0{};
   ddi::DXGI1_1_DDI_BASE_FUNCTIONS dxgi1_1{};
   ddi::DXGI1_2_DDI_BASE_FUNCTIONS dxgi1_2{};
 
