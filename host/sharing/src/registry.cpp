@@ -6,6 +6,9 @@
 #include <cstring>
 #include <random>
 #include <thread>
+#include <vector>
+
+#include "neptune/transport/wait.h"
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -14,6 +17,13 @@
 #endif
 
 namespace npt::sharing {
+
+// One process's references to an entry (all its contexts together).
+struct HolderRecord {
+  std::atomic<uint32_t> pid;          // 0 = unused
+  std::atomic<uint32_t> references;
+  std::atomic<uint64_t> started;      // ProcessIdentity::started
+};
 
 // Every field is host-written, but a hostile or crashed worker may leave anything in
 // them: readers check each value before using it.
@@ -34,6 +44,10 @@ struct EntryRecord {
   std::atomic<uint64_t> mutexKey;         // the key the next AcquireSync must name
   std::atomic<uint64_t> copies;
   std::atomic<uint64_t> copyBytes;
+  std::atomic<uint32_t> mutexOwnerPid;      // the owner's process (after mutexOwner is set)
+  uint32_t reserved;
+  std::atomic<uint64_t> mutexOwnerStarted;
+  HolderRecord holders[kHolders];           // references = the sum of theirs
 };
 
 struct RegistryHeader {
@@ -45,13 +59,14 @@ struct RegistryHeader {
   std::atomic<uint32_t> lock;      // token of the holder, 0 = free
   std::atomic<uint64_t> copies;
   std::atomic<uint64_t> copyBytes;
-  uint8_t reserved[64];
+  std::atomic<uint32_t> syncEpoch;   // bumped at every shared fence change and keyed-mutex release
+  uint8_t reserved[60];
 };
 
 namespace {
 
 constexpr uint32_t kMagic = 0x5248504e;   // "NPHR"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;   // 2: per-process holders, fence epoch
 constexpr uint32_t kFree = 0;
 constexpr uint32_t kLive = 1;
 constexpr uint32_t kMaxReferences = 1u << 20;
@@ -64,6 +79,30 @@ static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<uint32_t
 
 bool validKind(uint32_t kind) {
   return kind == uint32_t(Kind::Buffer) || kind == uint32_t(Kind::Texture2D) || kind == uint32_t(Kind::Fence);
+}
+
+// This process's holder record of an entry, or a free one (null: all kHolders taken by
+// other processes). Under the lock.
+HolderRecord* holderSlot(EntryRecord& e, const ProcessIdentity& self, bool create) {
+  HolderRecord* free = nullptr;
+  for (HolderRecord& h : e.holders) {
+    const uint32_t pid = h.pid.load(std::memory_order_relaxed);
+    if (pid == self.pid && h.started.load(std::memory_order_relaxed) == self.started) return &h;
+    if (!pid && !free) free = &h;
+  }
+  if (!create || !free) return nullptr;
+  free->references.store(0, std::memory_order_relaxed);
+  free->started.store(self.started, std::memory_order_relaxed);
+  free->pid.store(self.pid, std::memory_order_relaxed);
+  return free;
+}
+
+void clearHolders(EntryRecord& e) {
+  for (HolderRecord& h : e.holders) {
+    h.pid.store(0, std::memory_order_relaxed);
+    h.references.store(0, std::memory_order_relaxed);
+    h.started.store(0, std::memory_order_relaxed);
+  }
 }
 
 size_t nameLength(const char16_t* name) {
@@ -90,6 +129,7 @@ const char* lookupErrorName(LookupError error) {
     case LookupError::WrongKind: return "WrongKind";
     case LookupError::NeedsNtOpen: return "NeedsNtOpen";
     case LookupError::Malformed: return "Malformed";
+    case LookupError::TooManyHolders: return "TooManyHolders";
   }
   return "?";
 }
@@ -144,11 +184,16 @@ std::string Registry::contentName(const std::string& instance, uint64_t handle) 
 #endif
 }
 
-std::unique_ptr<Registry> Registry::open(const std::string& instance, std::string* error) {
+std::unique_ptr<Registry> Registry::open(const std::string& instance, std::string* error, bool create) {
   std::unique_ptr<Registry> registry(new Registry());
   registry->m_instance = instance;
   bool created = false;
-  registry->m_section = Section::create(registryName(instance), kSectionBytes, &created);
+  if (create) {
+    registry->m_section = Section::create(registryName(instance), kSectionBytes, &created);
+  } else {
+    registry->m_section = Section::open(registryName(instance), kSectionBytes);
+    if (!registry->m_section.valid()) return nullptr;
+  }
   if (!registry->m_section.valid()) {
     if (error) *error = "cannot create or open the sharing section " + registryName(instance);
     return nullptr;
@@ -175,6 +220,8 @@ std::unique_ptr<Registry> Registry::open(const std::string& instance, std::strin
   registry->m_entries = reinterpret_cast<EntryRecord*>(registry->m_section.data() + sizeof(RegistryHeader));
   std::random_device random;
   do registry->m_lockToken = random(); while (registry->m_lockToken == 0);
+  // Whatever a killed worker left behind is taken back by the next context that opens it.
+  if (!created) registry->reclaimDeadHolders();
   return registry;
 }
 
@@ -219,6 +266,15 @@ uint64_t Registry::create(uint32_t context, Kind kind, uint32_t flags, const uin
   if (nameTaken) *nameTaken = false;
   if (!validKind(uint32_t(kind)) || contentBytes > kMaxContentBytes) return 0;
   if (name && (nameLength(name) == 0 || nameLength(name) >= kNameUnits)) return 0;
+  uint64_t handle = createOnce(context, kind, flags, desc, contentBytes, name, nameTaken);
+  // A full table may hold entries of dead workers: take them back and try once more.
+  if (!handle && !(nameTaken && *nameTaken) && reclaimDeadHolders().freedEntries)
+    handle = createOnce(context, kind, flags, desc, contentBytes, name, nameTaken);
+  return handle;
+}
+
+uint64_t Registry::createOnce(uint32_t context, Kind kind, uint32_t flags, const uint32_t* desc, uint64_t contentBytes,
+                              const char16_t* name, bool* nameTaken) {
   lock();
   if (name) {
     for (uint32_t i = 0; i < kCapacity; i++) {
@@ -253,6 +309,10 @@ uint64_t Registry::create(uint32_t context, Kind kind, uint32_t flags, const uin
     e.mutexKey.store(0, std::memory_order_relaxed);
     e.copies.store(0, std::memory_order_relaxed);
     e.copyBytes.store(0, std::memory_order_relaxed);
+    e.mutexOwnerPid.store(0, std::memory_order_relaxed);
+    e.mutexOwnerStarted.store(0, std::memory_order_relaxed);
+    clearHolders(e);
+    holderSlot(e, currentProcess(), true)->references.store(1, std::memory_order_relaxed);
     e.state.store(kLive, std::memory_order_release);
     handle = encodeHandle(kind, i, generation);
     break;
@@ -297,20 +357,39 @@ LookupError Registry::acquireReference(uint64_t handle, Kind expected, bool ntOp
     error = LookupError::NeedsNtOpen;
   if (error == LookupError::Ok) {
     EntryRecord* e = entry(handle);
-    e->references.fetch_add(1, std::memory_order_acq_rel);
+    if (HolderRecord* holder = holderSlot(*e, currentProcess(), true)) {
+      holder->references.fetch_add(1, std::memory_order_relaxed);
+      e->references.fetch_add(1, std::memory_order_acq_rel);
+    } else {
+      error = LookupError::TooManyHolders;
+    }
   }
   unlock();
   return error;
+}
+
+void Registry::freeLocked(EntryRecord& e) {
+  e.state.store(kFree, std::memory_order_release);
+  e.references.store(0, std::memory_order_relaxed);
+  clearHolders(e);
 }
 
 void Registry::releaseReference(uint64_t handle) {
   bool freed = false;
   lock();
   if (EntryRecord* e = entry(handle)) {
+    if (HolderRecord* holder = holderSlot(*e, currentProcess(), false)) {
+      const uint32_t held = holder->references.load(std::memory_order_relaxed);
+      if (held <= 1) {
+        holder->pid.store(0, std::memory_order_relaxed);
+        holder->references.store(0, std::memory_order_relaxed);
+      } else {
+        holder->references.store(held - 1, std::memory_order_relaxed);
+      }
+    }
     const uint32_t references = e->references.load(std::memory_order_acquire);
     if (references <= 1 || references > kMaxReferences) {
-      e->state.store(kFree, std::memory_order_release);
-      e->references.store(0, std::memory_order_relaxed);
+      freeLocked(*e);
       freed = true;
     } else {
       e->references.store(references - 1, std::memory_order_release);
@@ -346,6 +425,95 @@ std::atomic<uint64_t>* Registry::contentVersion(uint64_t handle) {
   return e ? &e->contentVersion : nullptr;
 }
 
+void Registry::setFenceValue(uint64_t handle, uint64_t value) {
+  if (std::atomic<uint64_t>* word = fenceValue(handle)) word->store(value, std::memory_order_seq_cst);
+  wakeSyncWaiters();
+}
+
+void Registry::wakeSyncWaiters() {
+  m_header->syncEpoch.fetch_add(1, std::memory_order_seq_cst);
+  transport::address_wake_all(reinterpret_cast<uint32_t*>(&m_header->syncEpoch));
+}
+
+std::atomic<uint32_t>& Registry::syncEpoch() const { return m_header->syncEpoch; }
+
+void Registry::waitForSyncEpoch(uint32_t seen, uint32_t timeoutUs) const {
+  if (m_header->syncEpoch.load(std::memory_order_seq_cst) != seen) return;
+  transport::address_wait(reinterpret_cast<const uint32_t*>(&m_header->syncEpoch), seen, timeoutUs);
+}
+
+Reclaimed Registry::reclaimDeadHolders() {
+  Reclaimed result;
+  // Which processes hold anything, read without the lock (the words may change, or be
+  // garbage): asking the system about a process may take a while, and a lock held for
+  // 250 ms is taken over by the next process that wants it.
+  const ProcessIdentity self = currentProcess();
+  std::vector<ProcessIdentity> seen;
+  auto note = [&](uint32_t pid, uint64_t started) {
+    const ProcessIdentity identity{pid, started};
+    if (!pid || identity == self) return;
+    for (const ProcessIdentity& known : seen)
+      if (known == identity) return;
+    if (seen.size() < size_t(kCapacity) * kHolders) seen.push_back(identity);
+  };
+  for (uint32_t i = 0; i < kCapacity; i++) {
+    EntryRecord& e = m_entries[i];
+    if (e.state.load(std::memory_order_acquire) != kLive) continue;
+    for (HolderRecord& h : e.holders) note(h.pid.load(std::memory_order_relaxed), h.started.load(std::memory_order_relaxed));
+    if (e.mutexOwner.load(std::memory_order_acquire))
+      note(e.mutexOwnerPid.load(std::memory_order_relaxed), e.mutexOwnerStarted.load(std::memory_order_relaxed));
+  }
+  std::vector<ProcessIdentity> dead;
+  for (const ProcessIdentity& identity : seen)
+    if (!processAlive(identity)) dead.push_back(identity);
+  if (dead.empty()) return result;
+  result.deadProcesses = uint32_t(dead.size());
+  auto isDead = [&](uint32_t pid, uint64_t started) {
+    for (const ProcessIdentity& identity : dead)
+      if (identity.pid == pid && identity.started == started) return true;
+    return false;
+  };
+
+  std::vector<uint64_t> freed;
+  lock();
+  for (uint32_t i = 0; i < kCapacity; i++) {
+    EntryRecord& e = m_entries[i];
+    if (e.state.load(std::memory_order_acquire) != kLive) continue;
+    // A mutex whose owner died holding it: the next acquirer learns it (WAIT_ABANDONED).
+    const uint32_t owner = e.mutexOwner.load(std::memory_order_acquire);
+    if (owner && isDead(e.mutexOwnerPid.load(std::memory_order_relaxed), e.mutexOwnerStarted.load(std::memory_order_relaxed))) {
+      uint32_t expected = owner;
+      if (e.mutexOwner.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) {
+        e.mutexAbandoned.store(1, std::memory_order_release);
+        result.abandonedMutexes++;
+      }
+    }
+    uint32_t dropped = 0;
+    for (HolderRecord& h : e.holders) {
+      if (!isDead(h.pid.load(std::memory_order_relaxed), h.started.load(std::memory_order_relaxed))) continue;
+      const uint32_t held = h.references.load(std::memory_order_relaxed);
+      dropped += held < kMaxReferences ? held : kMaxReferences;
+      h.pid.store(0, std::memory_order_relaxed);
+      h.references.store(0, std::memory_order_relaxed);
+    }
+    if (!dropped) continue;
+    result.references += dropped;
+    const uint32_t references = e.references.load(std::memory_order_acquire);
+    if (references <= dropped || references > kMaxReferences) {
+      const uint32_t generation = e.generation.load(std::memory_order_relaxed) & 0xffff;
+      if (validKind(e.kind) && generation) freed.push_back(encodeHandle(Kind(e.kind), i, generation));
+      freeLocked(e);
+      result.freedEntries++;
+    } else {
+      e.references.store(references - dropped, std::memory_order_release);
+    }
+  }
+  unlock();
+  for (uint64_t handle : freed) Section::unlinkName(contentName(m_instance, handle));
+  if (result.abandonedMutexes) wakeSyncWaiters();
+  return result;
+}
+
 AcquireResult Registry::tryAcquireKeyedMutex(uint64_t handle, uint32_t context, uint64_t key) {
   EntryRecord* e = entry(handle);
   if (!e || !context) return AcquireResult::BadHandle;
@@ -358,6 +526,9 @@ AcquireResult Registry::tryAcquireKeyedMutex(uint64_t handle, uint32_t context, 
     e->mutexOwner.store(0, std::memory_order_release);
     return AcquireResult::WrongKeyOrOwned;
   }
+  const ProcessIdentity self = currentProcess();
+  e->mutexOwnerStarted.store(self.started, std::memory_order_relaxed);
+  e->mutexOwnerPid.store(self.pid, std::memory_order_release);
   return AcquireResult::Acquired;
 }
 
@@ -365,7 +536,8 @@ bool Registry::releaseKeyedMutex(uint64_t handle, uint32_t context, uint64_t key
   EntryRecord* e = entry(handle);
   if (!e || !context || e->mutexOwner.load(std::memory_order_acquire) != context) return false;
   e->mutexKey.store(key, std::memory_order_release);
-  e->mutexOwner.store(0, std::memory_order_release);
+  e->mutexOwner.store(0, std::memory_order_seq_cst);
+  wakeSyncWaiters();
   return true;
 }
 
@@ -373,8 +545,10 @@ void Registry::abandonKeyedMutex(uint64_t handle, uint32_t context) {
   EntryRecord* e = entry(handle);
   if (!e || !context) return;
   uint32_t expected = context;
-  if (e->mutexOwner.compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
-    e->mutexAbandoned.store(1, std::memory_order_release);
+  if (e->mutexOwner.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) {
+    e->mutexAbandoned.store(1, std::memory_order_seq_cst);
+    wakeSyncWaiters();
+  }
 }
 
 void Registry::countCopy(uint64_t handle, uint64_t bytes) {

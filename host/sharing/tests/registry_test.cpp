@@ -5,10 +5,21 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <thread>
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+#include "neptune/transport/wait.h"
 #include "npt/sharing/registry.h"
 
 using namespace npt::sharing;
@@ -229,6 +240,9 @@ TEST(SharingRegistry, GarbageFromAHostileWorkerNeverCrashesAReader) {
     }
     reader->findByName(u"named");
     (void)reader->liveEntries();
+    // Garbage holders name processes that may or may not exist: reclaiming must stay
+    // in bounds whatever it finds.
+    if (round % 10 == 0) (void)reader->reclaimDeadHolders();
     uint64_t fresh = reader->create(2, Kind::Buffer, 0, kDesc, 64, nullptr);
     if (fresh) reader->releaseReference(fresh);
   }
@@ -241,4 +255,235 @@ TEST(SharingRegistry, InstanceFromEnvironmentKeepsDigitsOnly) {
   setenv("NPT_SERVER_INSTANCE", "12ab34/..", 1);
 #endif
   EXPECT_EQ(Registry::instanceFromEnvironment(), "1234");
+}
+
+TEST(SharingRegistry, ASignalWakesAFenceWaiterInAnotherMapping) {
+  Instance instance;
+  std::string error;
+  auto signaller = Registry::open(instance, &error);
+  auto waiter = Registry::open(instance, &error);
+  ASSERT_TRUE(signaller && waiter) << error;
+  const uint64_t fence = signaller->create(1, Kind::Fence, kFlagNtHandle, nullptr, 0, nullptr);
+  ASSERT_NE(fence, 0u);
+  // Nothing signalled: the wait sleeps (no busy return) where the system has an address
+  // wait across processes.
+  const uint32_t quiet = waiter->syncEpoch().load();
+  auto start = std::chrono::steady_clock::now();
+  waiter->waitForSyncEpoch(quiet, 100000);
+  if (npt::transport::address_wait_is_cross_process()) {
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(50));
+  }
+
+  std::atomic<bool> sleeping{false};
+  std::chrono::steady_clock::time_point woken;
+  std::thread thread([&] {
+    const uint32_t seen = waiter->syncEpoch().load();
+    sleeping = true;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (waiter->fenceValue(fence)->load() < 7 && std::chrono::steady_clock::now() < deadline)
+      waiter->waitForSyncEpoch(seen, 10000000);
+    woken = std::chrono::steady_clock::now();
+  });
+  while (!sleeping) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto signalled = std::chrono::steady_clock::now();
+  signaller->setFenceValue(fence, 7);
+  thread.join();
+  EXPECT_EQ(waiter->fenceValue(fence)->load(), 7u);
+  // Woken by the signal, not by the 10 s timeout.
+  EXPECT_LT(woken - signalled, std::chrono::seconds(2));
+  EXPECT_NE(waiter->syncEpoch().load(), quiet);
+}
+
+// Reclaiming the entries of a worker killed while it held them: the "worker" is a child
+// process (fork natively; this test program started again under Wine/Windows) that
+// takes a reference to the parent's entry, acquires the parent's keyed mutex, creates
+// entries of its own (or fills the table) and is killed without any clean-up.
+namespace {
+
+[[noreturn]] void holdEntriesUntilKilled(const std::string& instance, uint64_t parentEntry, uint64_t mutexEntry,
+                                         bool fillTable) {
+  std::string error;
+  auto registry = Registry::open(instance, &error);
+  if (!registry) std::_Exit(2);
+  EntryInfo info;
+  if (registry->acquireReference(parentEntry, Kind::None, true, info) != LookupError::Ok) std::_Exit(3);
+  if (mutexEntry && registry->tryAcquireKeyedMutex(mutexEntry, 77, 0) != AcquireResult::Acquired) std::_Exit(4);
+  const uint64_t shared = registry->create(5, Kind::Texture2D, kFlagLegacyHandle, kDesc, 1024, u"held-by-child");
+  const uint64_t own = registry->create(5, Kind::Fence, kFlagNtHandle, nullptr, 0, nullptr);
+  if (fillTable)
+    while (registry->create(5, Kind::Fence, 0, nullptr, 0, nullptr)) {
+    }
+  // The parent reads the child's handles from its own entry's words; the fence value last.
+  registry->contentVersion(parentEntry)->store(own);
+  registry->setFenceValue(parentEntry, shared);
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+const char kChildVariable[] = "NPT_TEST_SHARING_HOLDER";
+
+struct Child {
+#if defined(_WIN32)
+  PROCESS_INFORMATION process{};
+#else
+  pid_t pid = -1;
+#endif
+  bool started = false;
+
+  void start(const std::string& instance, uint64_t parentEntry, uint64_t mutexEntry, bool fillTable) {
+#if defined(_WIN32)
+    char value[128];
+    std::snprintf(value, sizeof(value), "%s %llu %llu %d", instance.c_str(), (unsigned long long)parentEntry,
+                  (unsigned long long)mutexEntry, fillTable ? 1 : 0);
+    SetEnvironmentVariableA(kChildVariable, value);
+    char exe[MAX_PATH];
+    GetModuleFileNameA(nullptr, exe, MAX_PATH);
+    std::string commandLine = std::string("\"") + exe +
+                              "\" --gtest_also_run_disabled_tests --gtest_filter=SharingRegistryChild.DISABLED_HoldsEntriesUntilKilled";
+    // The child's GoogleTest lines would mix with this test's output: they go nowhere.
+    SECURITY_ATTRIBUTES inherit{sizeof(inherit), nullptr, TRUE};
+    HANDLE nul = CreateFileA("NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr);
+    STARTUPINFOA startup{sizeof(startup)};
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdOutput = nul;
+    startup.hStdError = nul;
+    started = CreateProcessA(exe, commandLine.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &startup, &process);
+    if (nul != INVALID_HANDLE_VALUE) CloseHandle(nul);
+    SetEnvironmentVariableA(kChildVariable, nullptr);
+#else
+    pid = fork();
+    if (pid == 0) holdEntriesUntilKilled(instance, parentEntry, mutexEntry, fillTable);
+    started = pid > 0;
+#endif
+  }
+
+  // Killed as a crashing or terminated worker is: no destructor, no clean-up.
+  void kill() {
+#if defined(_WIN32)
+    TerminateProcess(process.hProcess, 9);
+    WaitForSingleObject(process.hProcess, 10000);
+    CloseHandle(process.hProcess);
+    CloseHandle(process.hThread);
+#else
+    ::kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+#endif
+    started = false;
+  }
+
+  ~Child() {
+    if (started) kill();
+  }
+};
+
+// Waits for the child's handles (the fence value of the parent's entry); 60 s: a Wine
+// process start takes seconds on a loaded machine.
+bool childHandles(Registry& registry, uint64_t parentEntry, uint64_t& shared, uint64_t& own) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    shared = registry.fenceValue(parentEntry)->load();
+    if (shared) {
+      own = registry.contentVersion(parentEntry)->load();
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+}  // namespace
+
+// The child's side of the two tests below (run only when they start it).
+TEST(SharingRegistryChild, DISABLED_HoldsEntriesUntilKilled) {
+#if defined(_WIN32)
+  const char* value = std::getenv(kChildVariable);
+  if (!value) GTEST_SKIP() << "started by the reclaim tests only";
+  char instance[64] = {};
+  unsigned long long parentEntry = 0, mutexEntry = 0;
+  int fillTable = 0;
+  ASSERT_EQ(std::sscanf(value, "%63s %llu %llu %d", instance, &parentEntry, &mutexEntry, &fillTable), 4);
+  holdEntriesUntilKilled(instance, parentEntry, mutexEntry, fillTable != 0);
+#else
+  GTEST_SKIP() << "natively the child is forked";
+#endif
+}
+
+TEST(SharingRegistry, AKilledWorkersEntriesComeBackOthersStay) {
+  Instance instance;
+  std::string error;
+  auto parent = Registry::open(instance, &error);
+  ASSERT_TRUE(parent) << error;
+  const uint64_t mine = parent->create(1, Kind::Buffer, kFlagLegacyHandle, kDesc, 64, nullptr);
+  const uint64_t mutex = parent->create(1, Kind::Texture2D, kFlagKeyedMutex | kFlagLegacyHandle, kDesc, 256, nullptr);
+  const uint64_t bystander = parent->create(1, Kind::Fence, kFlagNtHandle, nullptr, 0, u"bystander");
+  ASSERT_TRUE(mine && mutex && bystander);
+
+  Child child;
+  child.start(instance, mine, mutex, false);
+  ASSERT_TRUE(child.started);
+  uint64_t shared = 0, own = 0;
+  ASSERT_TRUE(childHandles(*parent, mine, shared, own));
+  EntryInfo info;
+  ASSERT_EQ(parent->lookup(shared, info), LookupError::Ok);
+  ASSERT_EQ(parent->lookup(own, info), LookupError::Ok);
+  // The parent holds the child's shared texture too: it must outlive the child.
+  ASSERT_EQ(parent->acquireReference(shared, Kind::Texture2D, false, info), LookupError::Ok);
+  EXPECT_EQ(parent->liveEntries(), 5u);
+  EXPECT_EQ(parent->tryAcquireKeyedMutex(mutex, 1, 0), AcquireResult::WrongKeyOrOwned);   // the child has it
+
+  // While the child runs nothing is reclaimed.
+  Reclaimed none = parent->reclaimDeadHolders();
+  EXPECT_EQ(none.deadProcesses, 0u);
+  EXPECT_EQ(parent->liveEntries(), 5u);
+
+  child.kill();
+  // The next context that opens the registry (a new worker) takes back what the dead
+  // one held.
+  auto next = Registry::open(instance, &error);
+  ASSERT_TRUE(next) << error;
+  EXPECT_EQ(next->lookup(own, info), LookupError::NotShared);   // only the child held it
+  EXPECT_EQ(next->lookup(shared, info), LookupError::Ok);       // the parent's reference remains
+  EXPECT_EQ(next->findByName(u"held-by-child"), shared);
+  EXPECT_EQ(next->lookup(mine, info), LookupError::Ok);
+  EXPECT_EQ(next->lookup(bystander, info), LookupError::Ok);
+  EXPECT_EQ(next->liveEntries(), 4u);
+  // Its keyed mutex is abandoned, as Windows reports a mutex whose owner died.
+  EXPECT_EQ(parent->tryAcquireKeyedMutex(mutex, 1, 0), AcquireResult::Abandoned);
+  // Nothing more to take back.
+  Reclaimed again = parent->reclaimDeadHolders();
+  EXPECT_EQ(again.deadProcesses, 0u);
+  EXPECT_EQ(again.freedEntries, 0u);
+
+  // The counts are right: one release each frees the parent's entries.
+  parent->releaseReference(mine);
+  EXPECT_EQ(parent->lookup(mine, info), LookupError::NotShared);
+  parent->releaseReference(shared);
+  EXPECT_EQ(parent->lookup(shared, info), LookupError::NotShared);
+  EXPECT_EQ(parent->lookup(bystander, info), LookupError::Ok);
+}
+
+TEST(SharingRegistry, AFullTableTakesBackADeadWorkersEntries) {
+  Instance instance;
+  std::string error;
+  auto parent = Registry::open(instance, &error);
+  ASSERT_TRUE(parent) << error;
+  const uint64_t mine = parent->create(1, Kind::Buffer, kFlagLegacyHandle, kDesc, 64, nullptr);
+  ASSERT_NE(mine, 0u);
+  Child child;
+  child.start(instance, mine, 0, true);
+  ASSERT_TRUE(child.started);
+  uint64_t shared = 0, own = 0;
+  ASSERT_TRUE(childHandles(*parent, mine, shared, own));
+  EXPECT_EQ(parent->liveEntries(), kCapacity);
+  // The child lives: the table is full.
+  EXPECT_EQ(parent->create(1, Kind::Fence, 0, nullptr, 0, nullptr), 0u);
+  child.kill();
+  // Dead: creating takes its entries back (the reclaim reports what it found).
+  const uint64_t fresh = parent->create(1, Kind::Fence, 0, nullptr, 0, nullptr);
+  EXPECT_NE(fresh, 0u);
+  EXPECT_EQ(parent->liveEntries(), 2u);
+  EntryInfo info;
+  EXPECT_EQ(parent->lookup(mine, info), LookupError::Ok);
+  parent->releaseReference(mine);
+  EXPECT_EQ(parent->lookup(mine, info), LookupError::NotShared);
 }

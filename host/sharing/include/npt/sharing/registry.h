@@ -21,6 +21,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "npt/sharing/process.h"
 
 namespace npt::sharing {
 
@@ -36,6 +39,7 @@ constexpr uint32_t kCapacity = 256;        // entries per instance (bounded tabl
 constexpr uint32_t kNameUnits = 64;        // UTF-16 units of a name, terminator included
 constexpr uint32_t kDescWords = 12;        // the resource desc, as the executor flattens it
 constexpr uint64_t kMaxContentBytes = 1ull << 30;
+constexpr uint32_t kHolders = 16;          // processes holding references to one entry
 
 struct HandleParts {
   Kind kind = Kind::None;
@@ -61,10 +65,18 @@ struct CopyCounters {
   uint64_t bytes = 0;
 };
 
-enum class LookupError { Ok, BadHandle, NotShared, WrongKind, NeedsNtOpen, Malformed };
+enum class LookupError { Ok, BadHandle, NotShared, WrongKind, NeedsNtOpen, Malformed, TooManyHolders };
 const char* lookupErrorName(LookupError error);
 
 enum class AcquireResult { Acquired, WrongKeyOrOwned, Abandoned, BadHandle };
+
+// What Registry::reclaimDeadHolders took back.
+struct Reclaimed {
+  uint32_t deadProcesses = 0;   // holders found not running
+  uint32_t references = 0;      // their references dropped
+  uint32_t freedEntries = 0;    // entries whose last reference was theirs
+  uint32_t abandonedMutexes = 0;
+};
 
 // A named shared-memory section.
 class Section {
@@ -104,9 +116,11 @@ public:
   static std::string registryName(const std::string& instance);
   static std::string contentName(const std::string& instance, uint64_t handle);
 
-  // Opens the instance's registry, creating it if needed. Null (error set) when the
-  // section cannot be created or holds something else.
-  static std::unique_ptr<Registry> open(const std::string& instance, std::string* error);
+  // Opens the instance's registry, creating it if needed (create false: null without an
+  // error when there is none). Null (error set) when the section cannot be created or
+  // holds something else. Opening an existing registry reclaims the references of
+  // processes that died holding them.
+  static std::unique_ptr<Registry> open(const std::string& instance, std::string* error, bool create = true);
 
   ~Registry();
 
@@ -122,8 +136,14 @@ public:
   LookupError acquireReference(uint64_t handle, Kind expected, bool ntOpen, EntryInfo& info);
   // Validates a handle without taking a reference.
   LookupError lookup(uint64_t handle, EntryInfo& info);
-  // Drops a reference; the entry is freed with the last one.
+  // Drops a reference of this process; the entry is freed with the last one.
   void releaseReference(uint64_t handle);
+  // References are counted per holding process (pid and start time, at most kHolders
+  // processes per entry). Drops those of every process that no longer runs, frees the
+  // entries left without references and abandons keyed mutexes such a process held
+  // (the next AcquireSync answers WAIT_ABANDONED). Called by `open`, by `create` when the
+  // table is full, and by the server when a worker dies.
+  Reclaimed reclaimDeadHolders();
   // The handle of a named live entry, or 0.
   uint64_t findByName(const char16_t* name);
 
@@ -131,9 +151,20 @@ public:
   std::atomic<uint64_t>* fenceValue(uint64_t handle);
   std::atomic<uint64_t>* contentVersion(uint64_t handle);
 
-  // Keyed mutex of an entry. context != 0.
+  // Wakeups: every change of a shared fence value and every keyed-mutex release bumps the
+  // instance's synchronization epoch and wakes whoever sleeps on it (a futex natively and
+  // under Wine on Linux; on Windows proper the wait is a sleep of at most 1 ms,
+  // transport/wait.h), so a waiting context sleeps instead of polling.
+  void setFenceValue(uint64_t handle, uint64_t value);   // store, then wakeSyncWaiters
+  void wakeSyncWaiters();
+  std::atomic<uint32_t>& syncEpoch() const;
+  // Sleeps until the epoch is no longer `seen` (or timeoutUs pass, or a spurious wakeup).
+  void waitForSyncEpoch(uint32_t seen, uint32_t timeoutUs) const;
+
+  // Keyed mutex of an entry. context != 0. The owner's process is recorded so that the
+  // mutex of a process that died holding it is abandoned (reclaimDeadHolders).
   AcquireResult tryAcquireKeyedMutex(uint64_t handle, uint32_t context, uint64_t key);
-  // False if `context` does not own it.
+  // False if `context` does not own it. Wakes the sync epoch's sleepers.
   bool releaseKeyedMutex(uint64_t handle, uint32_t context, uint64_t key);
   // The owner went away: the next acquirer gets WAIT_ABANDONED.
   void abandonKeyedMutex(uint64_t handle, uint32_t context);
@@ -150,8 +181,12 @@ public:
 private:
   Registry() = default;
   EntryRecord* entry(uint64_t handle, HandleParts* parts = nullptr) const;
+  uint64_t createOnce(uint32_t context, Kind kind, uint32_t flags, const uint32_t* desc, uint64_t contentBytes,
+                      const char16_t* name, bool* nameTaken);
   void lock();
   void unlock();
+  // Under the lock: frees an entry (its content name is unlinked by the caller).
+  void freeLocked(EntryRecord& entry);
 
   std::string m_instance;
   Section m_section;
