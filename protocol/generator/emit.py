@@ -361,8 +361,9 @@ class Emitter:
     def decode_method(self, meth):
         out = ['static ErrorCode decode_%s(const uint8_t* p, size_t left, DecodeContext& c, Dispatch& d) {' % meth.cname]
         if meth.iface:
-            out.append('  if (!c.self) return ErrorCode::NoObjectSelected;')
-            out.append('  if (!interfaceAccepts(c.selfIface, %d)) return ErrorCode::WrongObjectType;' % meth.iface_id)
+            # One table load for both checks: no selection means interface 0, whose row accepts nothing.
+            out.append('  if (!storedInterfaceAccepts(c.selfIface, %d)) [[unlikely]]' % meth.iface_id)
+            out.append('    return c.self ? ErrorCode::WrongObjectType : ErrorCode::NoObjectSelected;')
             out.append('  ObjectId self = c.self;')
         if self.fast.eligible(meth):
             lines, news = self.fast.decode_method(meth)
@@ -623,6 +624,16 @@ class Emitter:
                 '    if (objectIface == 0 || objectIface >= kInterfaceCount || expected >= kInterfaceCount) return false;',
                 '    return expected == 0 || ((kAcceptsTable[objectIface][expected >> 3] >> (expected & 7)) & 1);',
                 '  }',
+                '  // The same for an interface read from a HandleTable or a DecodeContext, which only',
+                '  // ever hold ids below kInterfaceCount (0 = none: its row accepts nothing): the',
+                '  // decoders\' hot check, one load and a bit test.',
+                '#if defined(__GNUC__)',
+                '  __attribute__((always_inline))',
+                '#endif',
+                '  inline bool storedInterfaceAccepts(uint16_t storedIface, uint16_t expected) {',
+                '    return expected == 0 ? storedIface != 0',
+                '                         : ((kAcceptsTable[storedIface][expected >> 3] >> (expected & 7)) & 1);',
+                '  }',
                 '  uint16_t ifaceFromIid(const GUID& iid);  // 0 if not remoted',
                 '  const char* interfaceName(uint16_t id);',
                 '  const GUID* interfaceIid(uint16_t id);',
@@ -714,14 +725,15 @@ class Emitter:
         for meth in self.remoted:
             if meth.policy == 'sync':
                 out += self.reply_decoder(meth) + ['']
-        # Opcode -> decoder through two small tables (interface -> first slot, slot ->
-        # function): one indirect call per command. A switch over ~170 sparse opcodes
-        # compiles to a tree of compares, and its cases share one large stack frame.
-        n_if = max(v['id'] for v in self.m.ids['interfaces'].values()) + 1
+        # Opcode -> decoder through two small tables (interface byte -> its row of
+        # decoders, and the row): one indirect call per command. A switch over ~170
+        # sparse opcodes compiles to a tree of compares, and its cases share one large
+        # stack frame. Both tables cover all 256 interface bytes, so the loop needs no
+        # range check of its own; an unused byte has an empty row.
         by_iface = {}
         for meth in self.remoted:
             by_iface.setdefault(meth.opcode >> 8, {})[meth.opcode & 0xff] = meth
-        first, counts, slots = [0] * n_if, [0] * n_if, ['nullptr']
+        first, counts, slots = [0] * 256, [0] * 256, ['nullptr']
         for iface in sorted(by_iface):
             meths = by_iface[iface]
             first[iface] = len(slots)
@@ -729,11 +741,13 @@ class Emitter:
             for i in range(counts[iface]):
                 slots.append('decode_%s' % meths[i].cname if i in meths else 'nullptr')
         out += ['using MethodDecoder = ErrorCode (*)(const uint8_t* args, size_t size, DecodeContext&, Dispatch&);',
-                'static const uint16_t kDecoderFirst[%d] = {%s};' % (n_if, ', '.join(map(str, first))),
-                'static const uint8_t kDecoderCount[%d] = {%s};' % (n_if, ', '.join(map(str, counts))),
                 'static const MethodDecoder kDecoders[%d] = {' % len(slots)]
         out += ['  %s,' % x for x in slots]
-        out += ['};', '',
+        out += ['};',
+                'static const uint8_t kDecoderCount[256] = {%s};' % ', '.join(map(str, counts)),
+                'static const MethodDecoder* const kDecoderRow[256] = {%s};' % ', '.join(
+                    'kDecoders + %d' % f for f in first),
+                '',
                 '// The command loop lives here, next to the table, so that each command costs',
                 '// one indirect call; control commands (interface 0) go back to the caller.',
                 'void decodeCommands(const uint8_t* src, size_t size, DecodeContext& c, Dispatch& d,',
@@ -742,29 +756,36 @@ class Emitter:
                 '  size_t commands = 0;',
                 '  ErrorCode code = ErrorCode::Ok;',
                 '  uint16_t opcode = 0;',
-                '  while (pos < size) {',
-                '    if (size - pos < kHeaderBytes) { code = ErrorCode::Truncated; break; }',
+                '  // Commands are whole words, so pos stays a multiple of 4: while it is below',
+                '  // `whole` a header fits; a tail of 1..3 bytes is Truncated after the loop.',
+                '  const size_t whole = size & ~size_t(3);',
+                '  const uint8_t* const supported = c.supportedIfaces;',
+                '  while (pos < whole) {',
                 '    uint32_t header = getw32(src + pos);',
                 '    size_t bytes = size_t(headerWords(header)) * 4;',
                 '    opcode = headerOpcode(header);',
-                '    if (bytes == 0) { code = ErrorCode::BadHeader; break; }',
-                '    if (bytes > size - pos) { code = ErrorCode::Truncated; break; }',
+                '    // One compare for both: a zero length wraps to the largest size_t.',
+                '    if (bytes - 1 >= size - pos) [[unlikely]] {',
+                '      code = bytes == 0 ? ErrorCode::BadHeader : ErrorCode::Truncated;',
+                '      break;',
+                '    }',
                 '    const uint8_t* args = src + pos + kHeaderBytes;',
                 '    unsigned iface = opcode >> 8, method = opcode & 0xffu;',
-                '    if (iface == 0) {',
+                '    if (iface == 0) [[unlikely]] {',
                 '      code = control(controlSelf, opcode, args, bytes - kHeaderBytes);',
-                '    } else if (iface >= %du || method >= kDecoderCount[iface]' % n_if,
-                '               || (c.supportedIfaces && !((c.supportedIfaces[iface >> 3] >> (iface & 7)) & 1))) {',
+                '    } else if (method >= kDecoderCount[iface]',
+                '               || (supported && !((supported[iface >> 3] >> (iface & 7)) & 1))) [[unlikely]] {',
                 '      code = ErrorCode::UnknownOpcode;',
-                '    } else if (MethodDecoder decoder = kDecoders[kDecoderFirst[iface] + method]) {',
+                '    } else if (MethodDecoder decoder = kDecoderRow[iface][method]) [[likely]] {',
                 '      code = decoder(args, bytes - kHeaderBytes, c, d);',
                 '    } else {',
                 '      code = ErrorCode::UnknownOpcode;',
                 '    }',
-                '    if (code != ErrorCode::Ok) break;',
+                '    if (code != ErrorCode::Ok) [[unlikely]] break;',
                 '    pos += bytes;',
                 '    commands++;',
                 '  }',
+                '  if (code == ErrorCode::Ok && pos < size) code = ErrorCode::Truncated;',
                 '  result.code = code;',
                 '  result.offset = pos;',
                 '  result.opcode = opcode;',

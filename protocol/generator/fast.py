@@ -245,8 +245,7 @@ class FastCodec:
             out = []
             if p.optional:
                 out.append('p = putw32(p, %s ? 1u : 0u);' % p.name)
-            if p.elem == 'object' or (p.elem == 'scalar' and self.e.wire_scalar_kind(p.type) in WORD_COPY_KINDS
-                                      and p.type not in self.m.enums):
+            if self.word_copy(p):
                 out.append('if (%s) { std::memcpy(p, %s, size_t(%s) * 4); p += size_t(%s) * 4; }' % (p.name, p.name, n, n))
             elif p.elem == 'record':
                 out.append('if (%s) for (uint32_t i = 0; i < %s; i++) p = putw_%s(p, %s[i]);' % (p.name, n, p.type, p.name))
@@ -295,6 +294,11 @@ class FastCodec:
                 i += 1
         out.append('  if (left) return ErrorCode::TrailingBytes;')
         return out, news
+
+    def word_copy(self, p):
+        """Arrays whose wire form is their memory form, one 4-byte word per element."""
+        return p.elem == 'object' or (p.elem == 'scalar' and self.e.wire_scalar_kind(p.type) in WORD_COPY_KINDS
+                                      and p.type not in self.m.enums)
 
     def read_array_lines(self, meth, p, n, storage):
         """Lines copying n elements at p into storage (bounds already checked)."""
@@ -355,10 +359,18 @@ class FastCodec:
             e = self.elem_bytes(p)
             body = ['uint32_t n = %s;' % n,
                     'if (uint64_t(n) * %d > left) return ErrorCode::Truncated;' % e,
-                    'left -= size_t(n) * %d;' % e,
-                    'auto* %s_storage = c.arena.allocArray<%s>(n);' % (p.name, etype),
-                    'if (!%s_storage) return ErrorCode::QuotaExceeded;' % p.name]
-            body += self.read_array_lines(meth, p, 'n', '%s_storage' % p.name)
+                    'left -= size_t(n) * %d;' % e]
+            if self.word_copy(p):
+                # The command bytes are private to the decoder (README section 8) and
+                # little-endian like every host: an aligned array of ids or 4-byte
+                # scalars is used in place, without an arena copy.
+                body += ['const %s* %s_storage = wordArrayInPlace<%s>(p, n, c.arena);' % (etype, p.name, etype),
+                         'if (!%s_storage) return ErrorCode::QuotaExceeded;' % p.name,
+                         'p += size_t(n) * 4;']
+            else:
+                body += ['auto* %s_storage = c.arena.allocArray<%s>(n);' % (p.name, etype),
+                         'if (!%s_storage) return ErrorCode::QuotaExceeded;' % p.name]
+                body += self.read_array_lines(meth, p, 'n', '%s_storage' % p.name)
             if p.elem == 'object':
                 iface = self.m.iface_id(p.iface) if p.iface != 'IUnknown' else 0
                 body.append('for (uint32_t i = 0; i < n; i++)')

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <set>
 
 #include "harness.h"
@@ -225,16 +226,50 @@ TEST_F(Fixture, StringsWithEmbeddedNulOrBeyondTheirBoundAreRejected) {
   EXPECT_EQ(run(buf, w.size()).code, ErrorCode::Ok);
 }
 
+// Arrays that need converting (structs, enums) are decoded into the arena.
 TEST_F(Fixture, ArenaQuotaBoundsDecodedMemory) {
   DecodeContext small(64);
   small.handles.create(context, Iface_ID3D11DeviceContext);
-  small.handles.create(srv, Iface_ID3D11ShaderResourceView);
+  std::vector<D3D11_VIEWPORT> viewports(16, D3D11_VIEWPORT{0, 0, 64, 64, 0, 1});
+  std::vector<uint8_t> buf(4096);
+  CommandWriter w(buf.data(), buf.size());
+  ASSERT_TRUE(encode_ID3D11DeviceContext_RSSetViewports(w, context, 16, viewports.data()));
+  StreamDecoder dec(small, rec);
+  EXPECT_EQ(dec.decode(buf.data(), w.size()).code, ErrorCode::QuotaExceeded);
+  EXPECT_TRUE(rec.calls.empty());
+}
+
+// Arrays of ids and 4-byte scalars are used where they lie in the decoder's private
+// copy when it is aligned: no arena at all. From a misaligned private buffer they are
+// copied into the arena (a 64-byte arena then runs out), and either way the callee
+// sees the same values.
+TEST_F(Fixture, WordArraysAreReadInPlaceOnlyWhenAligned) {
   std::vector<ObjectId> views(128, srv);
   std::vector<uint8_t> buf(4096);
   CommandWriter w(buf.data(), buf.size());
   ASSERT_TRUE(encode_ID3D11DeviceContext_PSSetShaderResources(w, context, 0, 128, views.data()));
-  StreamDecoder dec(small, rec);
-  EXPECT_EQ(dec.decode(buf.data(), w.size()).code, ErrorCode::QuotaExceeded);
+
+  DecodeContext small(64);
+  small.handles.create(context, Iface_ID3D11DeviceContext);
+  small.handles.create(srv, Iface_ID3D11ShaderResourceView);
+  RecordingDispatch aligned;
+  StreamDecoder inPlace(small, aligned);
+  EXPECT_EQ(inPlace.decodePrivate(buf.data(), w.size()).code, ErrorCode::Ok);
+  ASSERT_EQ(aligned.calls.size(), 1u);
+
+  std::vector<uint8_t> shifted(w.size() + 1);
+  std::memcpy(shifted.data() + 1, buf.data(), w.size());
+  RecordingDispatch copied;
+  StreamDecoder viaArena(small, copied);
+  EXPECT_EQ(viaArena.decodePrivate(shifted.data() + 1, w.size()).code, ErrorCode::QuotaExceeded);
+  EXPECT_TRUE(copied.calls.empty());
+
+  DecodeContext roomy;
+  roomy.handles.create(context, Iface_ID3D11DeviceContext);
+  roomy.handles.create(srv, Iface_ID3D11ShaderResourceView);
+  StreamDecoder viaRoomyArena(roomy, copied);
+  EXPECT_EQ(viaRoomyArena.decodePrivate(shifted.data() + 1, w.size()).code, ErrorCode::Ok);
+  EXPECT_EQ(copied.calls, aligned.calls);
 }
 
 TEST(Writer, OverflowIsStickyAndReported) {

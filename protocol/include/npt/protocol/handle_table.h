@@ -23,10 +23,11 @@ namespace npt::protocol {
       uint16_t iface = ifaceOf(id);
       if (!iface)
         return ErrorCode::UnknownObject;
-      return interfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
+      return storedInterfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
     }
     bool      contains(ObjectId id) const { return ifaceOf(id) != 0; }
-    NPT_INLINE uint16_t ifaceOf(ObjectId id) const { return id < m_ifaces.size() ? m_ifaces[id] : 0; }
+    // 0 for a free id; otherwise below kInterfaceCount (create refuses others).
+    NPT_INLINE uint16_t ifaceOf(ObjectId id) const { return id < m_limit ? m_ifaces[id] : 0; }
     size_t    size() const { return m_count; }
 
   private:
@@ -37,6 +38,7 @@ namespace npt::protocol {
     size_t                m_max;
     size_t                m_count = 0;
     std::vector<uint16_t> m_ifaces;  // 0 = free
+    size_t                m_limit = 0;  // m_ifaces.size(), kept for the lookup
   };
 
 }
