@@ -76,6 +76,10 @@ struct Neptune {
     // The watchdog (a worker stuck in one command) is the isolation tests' concern; on a
     // loaded machine wined3d's device creation alone can pass its default 10 s.
     std::string cmd = "\"" + windowsPath(bin) + "\" --socket \"" + socket + "\" --watchdog-ms 120000";
+    // A terminated server leaves its rendezvous file, and process ids repeat in a fresh
+    // wineserver: a stale file would be taken for this server's before it listens.
+    const std::string rendezvous = socket + ".tcp";
+    DeleteFileA(rendezvous.c_str());
     STARTUPINFOA si = {};
     si.cb = sizeof(si);
     SetEnvironmentVariableA("NPT_FENCE_TIMEOUT_MS", fenceTimeoutMs);
@@ -85,7 +89,6 @@ struct Neptune {
       error = "cannot start " + cmd;
       return "";
     }
-    std::string rendezvous = socket + ".tcp";
     for (int i = 0; i < 6000 && GetFileAttributesA(rendezvous.c_str()) == INVALID_FILE_ATTRIBUTES; i++) Sleep(10);
     return socket;
   }
@@ -536,6 +539,11 @@ TEST_F(Sharing, KeyedMutexOrdersTwoProcesses) {
   }
   ASSERT_EQ(mutex->AcquireSync(2 * rounds, kPatienceMs), S_OK);
   EXPECT_EQ(checkTexture(d.device, d.context, texture, 100 + rounds - 1), "");
+  // The keyed mutex is not recursive: the owner acquiring again stalls until the time
+  // asked for runs out (Windows stalls the thread; nothing else releases it here).
+  const ULONGLONG recursiveStart = GetTickCount64();
+  EXPECT_EQ(mutex->AcquireSync(2 * rounds, 150), kWaitTimeout);
+  EXPECT_GE(GetTickCount64() - recursiveStart, 140u);
   // Not released with key 5 by anyone: times out after about the time asked for.
   const ULONGLONG start = GetTickCount64();
   EXPECT_EQ(mutex->ReleaseSync(7), S_OK);

@@ -1,6 +1,7 @@
 #include <winsock2.h>
 
 #include "context_supervisor_win32.h"
+#include "sharing_cleanup.h"
 
 #include <cstdio>
 #include <mutex>
@@ -246,6 +247,9 @@ void ContextSupervisor::run() {
   uint32_t reason = hung ? uint32_t(FatalReason::WorkerHung)
                   : m_guest_gone ? uint32_t(FatalReason::GuestDisconnected) : uint32_t(FatalReason::WorkerDied);
   mark_removed(reason);
+  // A worker that did not end on its own ran no clean-up: its sharing entries come back.
+  if (reason != uint32_t(FatalReason::GuestDisconnected))
+    reclaim_sharing_of_dead_workers("context", m_setup.id);
   if (exit_code != 0 || config.verbose) {
     auto* control = reinterpret_cast<ControlBlock*>(m_setup.base);
     std::fprintf(stderr, "neptune-server: context %u: worker %lu ended (exit code 0x%lx); context removed: %s\n",

@@ -1,5 +1,6 @@
 #include "server.h"
 #include "hello_checks.h"
+#include "sharing_cleanup.h"
 
 #include <cerrno>
 #include <csignal>
@@ -204,6 +205,9 @@ void Server::reap_workers() {
         std::fprintf(stderr, "neptune-server: worker %d %s %d\n", pid,
                      WIFSIGNALED(status) ? "killed by signal" : "exited with", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
       mark_removed(m_contexts[i], clean ? uint32_t(FatalReason::GuestDisconnected) : uint32_t(FatalReason::WorkerDied));
+      // A worker that did not end on its own ran no clean-up: its sharing entries come back.
+      if (!clean)
+        reclaim_sharing_of_dead_workers("worker pid", uint32_t(pid));
       ::munmap(m_contexts[i].base, m_contexts[i].size);
       ::munmap(m_contexts[i].supervision, sizeof(Supervision));
       m_contexts.erase(m_contexts.begin() + long(i));

@@ -95,10 +95,55 @@ struct CountingDispatch {
   }
 };
 
-// Sleeps until the guest rings. Returns false once the guest has disconnected.
-bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
+// Shared fences (issue 10): a value another context signals must reach this context's
+// guest promptly, also while this worker sleeps on its doorbell. A thread sleeps on the
+// sharing registry's sync epoch and rings this context's doorbell when it moves, the
+// way the guest rings it; the woken worker mirrors the values (Executor::pollQueries).
+class FenceWakeRelay {
+public:
+  FenceWakeRelay(const std::atomic<uint32_t>* epoch, WorkerParams& p) : m_epoch(epoch), m_params(p) {
+    m_thread = std::thread([this] { run(); });
+  }
+  ~FenceWakeRelay() {
+    m_stop.store(true);
+    m_thread.join();
+  }
+  const std::atomic<uint32_t>* epoch() const { return m_epoch; }
+
+private:
+  void run() {
+    uint32_t seen = m_epoch->load();
+    while (!m_stop.load()) {
+      // 50 ms slices: the worker's end waits for this thread at most that long.
+      transport::address_wait(reinterpret_cast<const uint32_t*>(m_epoch), seen, 50000);
+      const uint32_t now = m_epoch->load();
+      if (now == seen)
+        continue;
+      seen = now;
+      if (m_params.socket_wake) {
+        m_params.link->interrupt_wait();
+      } else {
+        auto* control = reinterpret_cast<transport::ControlBlock*>(m_params.base);
+        std::atomic_ref<uint32_t>(control->doorbell).fetch_add(1);
+        transport::address_wake_all(&control->doorbell);
+      }
+    }
+  }
+
+  const std::atomic<uint32_t>* m_epoch;
+  WorkerParams& m_params;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
+
+// Sleeps until the guest rings. Returns false once the guest has disconnected. Shared
+// fence values are mirrored after the doorbell is read and before sleeping, so a signal
+// the mirror missed rings after that read and the sleep ends at once.
+bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Executor* fences) {
   auto* control = reinterpret_cast<transport::ControlBlock*>(p.base);
   if (p.socket_wake) {
+    if (fences)
+      fences->pollQueries();
     // Guests without cross-process futexes ring with a byte on the socket. The slice is
     // short so that a watching parent sees progress while the context is idle.
     if (!npt_host_context_enter_idle(context))
@@ -110,6 +155,8 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context) {
   // Read the counter before announcing idle: a ring after that changes it and the
   // futex wait returns at once.
   uint32_t seen = transport::load_acquire(control->doorbell);
+  if (fences)
+    fences->pollQueries();
   if (!npt_host_context_enter_idle(context))
     return true;
   transport::address_wait(&control->doorbell, seen, 100000);
@@ -167,6 +214,9 @@ int run_worker(WorkerParams& p) {
     std::atomic_ref<uint32_t>(*p.running).store(1, std::memory_order_release);
 
   int status = 0;
+  std::unique_ptr<FenceWakeRelay> fence_relay;
+  // A socket-wake link that cannot be interrupted keeps polling shared fences.
+  const bool relay_possible = !p.socket_wake || p.link->interrupt_wait();
   for (;;) {
     bump(p.progress);
     if (npt_host_context_process(context, 4096))
@@ -195,9 +245,25 @@ int run_worker(WorkerParams& p) {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       continue;
     }
-    if (!wait_for_doorbell(p, context))
+    executor::Executor* fences = nullptr;
+    if (executor) {
+      if (const std::atomic<uint32_t>* epoch = executor->executor().sharedFenceWakeWord()) {
+        fences = &executor->executor();
+        if (!relay_possible) {
+          fences->pollQueries();
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+          continue;
+        }
+        if (!fence_relay || fence_relay->epoch() != epoch)
+          fence_relay = std::make_unique<FenceWakeRelay>(epoch, p);
+      } else if (fence_relay) {
+        fence_relay.reset();   // the last shared fence is gone: other contexts' signals no longer matter
+      }
+    }
+    if (!wait_for_doorbell(p, context, fences))
       break;
   }
+  fence_relay.reset();
   uint32_t reason = npt_host_context_fatal_reason(context);
   if (reason)
     std::fprintf(stderr, "neptune-server: context %u fatal: %s\n", p.worker_id, npt_host_fatal_reason_name(reason));

@@ -33,6 +33,9 @@ public:
   virtual bool guest_alive() = 0;
   // The guest maps the memory by name and acknowledges; the worker may then unlink it.
   virtual void wait_mapped_ack(int timeout_ms) = 0;
+  // Socket-wake guests: makes a wait_doorbell in progress (or the next one) return, as a
+  // ring would (shared fences signalled by another context). False if this link cannot.
+  virtual bool interrupt_wait() { return false; }
 };
 
 // The worker reads and writes the guest's socket itself.

@@ -25,6 +25,9 @@ public:
     return r == WAIT_OBJECT_0 || r == WAIT_TIMEOUT;
   }
 
+  // The doorbell event is auto-reset: set between a wait and the next, it still ends it.
+  bool interrupt_wait() override { return SetEvent(m_launch.doorbell) != 0; }
+
   bool guest_alive() override {
     HANDLE handles[2] = { m_launch.quit, m_launch.parent };
     return WaitForMultipleObjects(2, handles, FALSE, 0) == WAIT_TIMEOUT;

@@ -10,8 +10,14 @@
 // guest's slot. A GPU Wait holds this context (no later command executes) until the value
 // is reached; a value that never comes stops the context after the timeout with
 // DeviceHung — Windows' TDR removes the device the same way.
+//
+// Cross-context wakeups: a shared fence's new value bumps the registry's fence epoch and
+// wakes its sleepers (host/sharing). A Wait on a fence only other contexts move sleeps on
+// the epoch; an idle worker holding shared fences sleeps on its doorbell, which a thread
+// of the worker rings when the epoch moves (host/server/worker.cpp), instead of polling.
 #include <chrono>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "npt/executor/executor.h"
@@ -44,6 +50,7 @@ SharingState& Executor::sharing() {
     if (!timeout)
       if (const char* env = std::getenv("NPT_FENCE_TIMEOUT_MS")) timeout = uint32_t(std::strtoul(env, nullptr, 10));
     m_sharing->waitTimeoutMs = timeout ? timeout : 2000;
+    if (const char* wake = std::getenv("NPT_FENCE_WAKE")) m_sharing->pollSharedFences = std::string(wake) == "poll";
     // Any nonzero value unique among the contexts of the instance: the keyed-mutex owner.
     static std::atomic<uint32_t> counter{0};
     const uint64_t seed = uint64_t(reinterpret_cast<uintptr_t>(this)) ^ nowNs() ^ (uint64_t(++counter) << 40);
@@ -53,7 +60,14 @@ SharingState& Executor::sharing() {
 }
 
 bool Executor::hasFenceWork() const {
-  return m_sharing && (!m_sharing->signals.empty() || !m_sharing->sharedFences.empty());
+  // Signals wait for the backend, which reports completion only when asked: polled.
+  // Shared fences moved by other contexts wake the worker (sharedFenceWakeWord).
+  return m_sharing && (!m_sharing->signals.empty() || (m_sharing->pollSharedFences && !m_sharing->sharedFences.empty()));
+}
+
+const std::atomic<uint32_t>* Executor::sharedFenceWakeWord() const {
+  if (!m_sharing || m_sharing->pollSharedFences || m_sharing->sharedFences.empty() || !m_sharing->registry) return nullptr;
+  return &m_sharing->registry->syncEpoch();
 }
 
 Executor::FenceWaitStats Executor::fenceWaitStats() const {
@@ -236,20 +250,32 @@ void Executor::ID3D11DeviceContext4_Wait(ObjectId self, ObjectId fenceId, UINT64
     const uint64_t start = nowNs();
     const uint64_t limit = uint64_t(sharingState.waitTimeoutMs) * 1000000;
     for (uint32_t spins = 0; fence->value() < value; spins++) {
+      // Read before the values: a signal after this read changes the epoch, so the
+      // sleep below returns at once.
+      sharing::Registry* registry = sharingState.registry.get();
+      const uint32_t epoch = registry ? registry->syncEpoch().load(std::memory_order_seq_cst) : 0;
       pollFences();
       if (isFatal()) return;
       if (fence->value() >= value) break;
-      if (nowNs() - start > limit) {
+      const uint64_t elapsed = nowNs() - start;
+      if (elapsed > limit) {
         makeFatal(FatalCode::DeviceHung,
                   std::string(method) + ": fence " + std::to_string(fenceId) + " stayed at " +
                       std::to_string(fence->value()) + ", below " + std::to_string(value) + ", for " +
                       std::to_string(sharingState.waitTimeoutMs) + " ms (Windows: TDR, device removed)");
         return;
       }
-      if (spins < 64)
+      if (registry && fence->handle() && sharingState.signals.empty() && !sharingState.pollSharedFences) {
+        // Only another context can move it: sleep until one signals a shared fence (at
+        // most 100 ms at a time, and not past the timeout).
+        const uint64_t leftUs = (limit - elapsed) / 1000 + 1;
+        registry->waitForSyncEpoch(epoch, uint32_t(leftUs < 100000 ? leftUs : 100000));
+      } else if (spins < 64) {
+        // This context's own Signal is ahead of the Wait: the backend is polled.
         std::this_thread::yield();
-      else
+      } else {
         std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
     }
     const uint64_t blocked = nowNs() - start;
     sharingState.waitStats.blockedWaits++;

@@ -472,11 +472,19 @@ HRESULT Executor::IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD d
   request.ntHandle = (resource->shape.miscFlags & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) != 0;
   HRESULT hr = shareOwned(state, *registry, self, resource->shape, resource->device, request, &shared);
   if (FAILED(hr)) return hr;
-  // Windows stalls the thread of a device that acquires what it holds; Neptune says so.
-  if (shared->mutexHeld) return DXGI_ERROR_INVALID_CALL;
   const auto start = std::chrono::steady_clock::now();
   const auto slice = std::chrono::milliseconds(dwMilliseconds < kAcquireSliceMs ? dwMilliseconds : kAcquireSliceMs);
+  if (shared->mutexHeld) {
+    // The keyed mutex is not recursive: Windows stalls the thread of the device that
+    // owns it until the owner releases it (another thread of the guest may, with the
+    // same key), so the time asked for runs out: WAIT_TIMEOUT. Nothing this context
+    // executes can release it during this slice.
+    std::this_thread::sleep_for(slice);
+    return kWaitTimeout;
+  }
   for (uint32_t spins = 0;; spins++) {
+    // Read before trying: a release after this read moves the epoch and ends the sleep.
+    const uint32_t epoch = registry->syncEpoch().load(std::memory_order_seq_cst);
     switch (registry->tryAcquireKeyedMutex(shared->handle, state.contextToken, Key)) {
       case sharing::AcquireResult::Acquired: {
         shared->mutexHeld = true;
@@ -492,11 +500,18 @@ HRESULT Executor::IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD d
       case sharing::AcquireResult::BadHandle: return E_FAIL;
       case sharing::AcquireResult::WrongKeyOrOwned: break;
     }
-    if (std::chrono::steady_clock::now() - start >= slice) return kWaitTimeout;
-    if (spins < 64)
-      std::this_thread::yield();
-    else
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    if (elapsed >= slice) return kWaitTimeout;
+    if (state.pollSharedFences) {
+      if (spins < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      continue;
+    }
+    // Sleep until another context releases a keyed mutex (or the slice ends).
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(slice - elapsed).count() + 1;
+    registry->waitForSyncEpoch(epoch, uint32_t(left));
   }
 }
 

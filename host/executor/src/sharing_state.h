@@ -50,9 +50,10 @@ public:
   }
 
   uint64_t value() const { return m_shared ? m_shared->load(std::memory_order_acquire) : m_local; }
+  // A shared value wakes the contexts sleeping on the registry's fence epoch.
   void setValue(uint64_t value) {
     if (m_shared)
-      m_shared->store(value, std::memory_order_release);
+      m_registry->setFenceValue(m_handle, value);
     else
       m_local = value;
   }
@@ -115,6 +116,9 @@ struct SharingState {
   bool registryFailed = false;
   uint32_t contextToken = 0;                      // this context in keyed-mutex words
   uint32_t waitTimeoutMs = 2000;
+  // NPT_FENCE_WAKE=poll: shared fences are polled (worker every 200 us, Wait with
+  // yields and 50 us sleeps), as before fence wakeups; the benchmark's baseline.
+  bool pollSharedFences = false;
   std::deque<PendingSignal> signals;
   std::unordered_map<ObjectId, EmulatedFence*> sharedFences;   // referenced; mirrored into slots
   std::unordered_map<ObjectId, std::unique_ptr<SharedResource>> resources;

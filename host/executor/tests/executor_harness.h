@@ -44,6 +44,7 @@ public:
       pushed.bytes.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
       pushed.writes++;
     };
+    options.hooks.fenceSlot = [this](uint32_t slot, uint64_t value) { m_fenceSlots[slot].push_back(value); };
     options.hooks.log = [this](const char* line) { m_log.push_back(line); };
     m_executor = createExecutor(std::move(options));
     m_context.replies = &m_replies;
@@ -62,6 +63,8 @@ public:
     auto it = m_slots.find(index);
     return it == m_slots.end() ? nullptr : &it->second;
   }
+  // Every value the executor wrote into a guest fence slot, in order.
+  const std::vector<uint64_t>& fenceSlotWrites(uint32_t slot) { return m_fenceSlots[slot]; }
   protocol::ObjectId newId() { return m_nextId++; }
 
   // Decodes and executes what the writer holds; the replies of sync commands are in replies().
@@ -136,6 +139,7 @@ private:
   std::vector<uint8_t> m_bulk;
   std::vector<uint8_t> m_replies;
   std::map<uint32_t, PushedSlot> m_slots;
+  std::map<uint32_t, std::vector<uint64_t>> m_fenceSlots;
   std::vector<std::string> m_log;
   protocol::DecodeContext m_context;
   std::unique_ptr<Executor> m_executor;

@@ -17,6 +17,7 @@
 //
 // The implementation is split by family (src/*.cpp, see README.md).
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -120,6 +121,12 @@ public:
   // Also completes fence signals and mirrors shared fences into their slots (sharing.cpp).
   void pollQueries();
   bool hasPendingQueries() const { return !m_pendingQueries.empty() || hasFenceWork(); }
+  // Shared fences other contexts signal (fences.cpp): the sharing registry's word that
+  // moves at every such signal, for an idle worker to sleep on (then pollQueries mirrors
+  // the values); null while this context holds no shared fence, or with
+  // NPT_FENCE_WAKE=poll (the previous polling, the benchmark's baseline), where
+  // hasPendingQueries keeps the worker polling instead. Valid while the executor lives.
+  const std::atomic<uint32_t>* sharedFenceWakeWord() const;
 
   // Fences and sharing (issue 10) statistics: how long GPU Waits held this context.
   struct FenceWaitStats {

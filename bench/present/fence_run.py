@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Cross-process fence latency with wakeups against the previous polling, in one run:
+bench-fence.exe against a neptune-server.exe started with NPT_FENCE_WAKE=poll (the
+baseline: workers holding shared fences poll every 200 us, GPU Waits and keyed-mutex
+acquires yield and sleep 50 us) and one with the default (the sharing registry's sync
+epoch: waiters sleep on a futex until a signal wakes them). Rounds alternate the two;
+medians of the per-run medians and their ratio (poll / wake: above 1 means the wakeups
+are faster). Prints the load average, because the machine is shared.
+
+Usage (inside a Wine environment, e.g. after `source scripts/lib/wine-env.sh;
+npt_wine_start build/win`):
+  fence_run.py --win-build build/win [--frames 200] [--rounds 3] [--sizes 256x256,1920x1080]
+"""
+import argparse
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
+import compare_runs  # noqa: E402  (Server)
+
+FIGURES = {
+    "fence": re.compile(r"^signal -> CPU wait returns: median ([0-9.]+) us, p99 ([0-9.]+) us"),
+    "frame": re.compile(r"^frame start -> compositor has the pixel: median ([0-9.]+) us, p99 ([0-9.]+) us"),
+    "waits": re.compile(r"^satisfied waits: GetCompletedValue ([0-9.]+) ns, SetEventOnCompletion ([0-9.]+) us, "
+                        r"Wait ([0-9.]+) us"),
+}
+STALE = re.compile(r"^fence \d+x\d+: (\d+) frames, producer exit (\d+), (\d+) stale")
+
+
+def run_once(wrapper, server_exe, bench_exe, size, frames, mode, work):
+    os.makedirs(work, exist_ok=True)
+    saved = dict(os.environ)
+    os.environ["NPT_FENCE_WAKE"] = mode
+    try:
+        server = compare_runs.Server(wrapper, server_exe, work)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    env = dict(os.environ, WINEDEBUG="-all", WINEDLLOVERRIDES="d3d11,dxgi=n,b", NPT_SERVER=server.address())
+    try:
+        result = subprocess.run(wrapper + [bench_exe, "--size", size, "--frames", str(frames)], env=env,
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200)
+    finally:
+        server.stop()
+    figures = {}
+    for line in result.stdout.splitlines():
+        for name, pattern in FIGURES.items():
+            match = pattern.match(line)
+            if match:
+                figures[name] = [float(g) for g in match.groups()]
+        match = STALE.match(line)
+        if match:
+            figures["stale"] = int(match.group(3))
+    if result.returncode != 0 or len(figures) != len(FIGURES) + 1:
+        raise RuntimeError("bench-fence (%s) exited %d:\n%s\n%s\n--- server ---\n%s" %
+                           (mode, result.returncode, result.stdout[-2000:], result.stderr[-2000:], server.output()[-2000:]))
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--win-build", default="build/win")
+    parser.add_argument("--frames", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sizes", default="256x256,1920x1080")
+    options = parser.parse_args()
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
+    server_exe = os.path.join(options.win_build, "host", "server", "neptune-server.exe")
+    print("load average before: %.2f %.2f %.2f (%d CPUs)" % (os.getloadavg() + (os.cpu_count(),)))
+    work = tempfile.mkdtemp(prefix="npt-fence-bench-")
+    # The program with our d3d11.dll/dxgi.dll beside it.
+    bench_exe = compare_runs.program_for_b(os.path.join(options.win_build, "bench", "present", "bench-fence.exe"),
+                                           os.path.join(options.win_build, "guest"), work)
+    for size in options.sizes.split(","):
+        runs = {"poll": [], "wake": []}
+        for round_index in range(options.rounds):
+            for mode in ("poll", "wake"):
+                figures = run_once(wrapper, server_exe, bench_exe, size, options.frames, mode,
+                                   os.path.join(work, "%s-%s-%d" % (size, mode, round_index)))
+                runs[mode].append(figures)
+                print("  %s %s round %d: fence median %.0f us p99 %.0f us, frame median %.0f us, Wait %.1f us, "
+                      "%d stale" % (size, mode, round_index + 1, figures["fence"][0], figures["fence"][1],
+                                    figures["frame"][0], figures["waits"][2], figures["stale"]), flush=True)
+
+        def median(mode, name, index):
+            return statistics.median(run[name][index] for run in runs[mode])
+
+        print("fence %s, %d frames x %d rounds (medians of the runs' medians; ratio = poll / wake):" %
+              (size, options.frames, options.rounds))
+        for label, name, index, unit in (("signal -> other process's CPU wait returns, median", "fence", 0, "us"),
+                                         ("signal -> other process's CPU wait returns, p99", "fence", 1, "us"),
+                                         ("frame start -> compositor has the pixel, median", "frame", 0, "us"),
+                                         ("satisfied GPU Wait", "waits", 2, "us")):
+            poll, wake = median("poll", name, index), median("wake", name, index)
+            print("  %-52s poll %9.1f %s   wake %9.1f %s   ratio %.2fx" % (label, poll, unit, wake, unit,
+                                                                         poll / wake if wake else float("nan")))
+    print("load average after:  %.2f %.2f %.2f" % os.getloadavg())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
