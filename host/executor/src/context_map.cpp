@@ -7,7 +7,9 @@
 //    bulk reference.
 //  * Unmap carries the guest's bytes of a write map (tightly packed, the whole
 //    subresource) or nothing (read maps). Write maps of DYNAMIC resources are staged in
-//    the guest and reach the host only here: they are written with WRITE_DISCARD.
+//    the guest and reach the host only here: they are written with WRITE_DISCARD. So
+//    are write maps of STAGING subresources whose contents the guest already knew (no
+//    GPU write since its last map): written with WRITE, the host never mapped them.
 #include <cstring>
 
 #include "npt/executor/executor.h"
@@ -104,16 +106,17 @@ void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT
   if (!sameDevice(record, device, pResource, method)) return;
   auto* state = static_cast<ResourceState*>(record);
   const bool mappedOnHost = Subresource < state->mapped.size() && state->mapped[Subresource];
-  const bool stagedDynamic = !mappedOnHost && !Data.isNull && state->shape.usage == D3D11_USAGE_DYNAMIC;
-  if (stagedDynamic) {
+  const bool dynamic = state->shape.usage == D3D11_USAGE_DYNAMIC;
+  const bool stagedInGuest = !mappedOnHost && !Data.isNull && (dynamic || state->shape.usage == D3D11_USAGE_STAGING);
+  const D3D11_MAP guestMapType = dynamic ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
+  if (stagedInGuest) {
     // The guest mapped for writing without a round trip; check that map now.
-    if (!admit(validation::validateMap(state->shape, Subresource, D3D11_MAP_WRITE_DISCARD, 0, false, device->limits),
-               method))
+    if (!admit(validation::validateMap(state->shape, Subresource, guestMapType, 0, false, device->limits), method))
       return;
   } else if (!admit(validation::validateUnmap(state->shape, Subresource, mappedOnHost), method)) {
     return;
   }
-  const D3D11_MAP mapType = stagedDynamic ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP(state->mapped[Subresource]);
+  const D3D11_MAP mapType = stagedInGuest ? guestMapType : D3D11_MAP(state->mapped[Subresource]);
   state->mapped[Subresource] = 0;
   if (Data.isNull) return;   // a read map: nothing to write back
   if (mapType == D3D11_MAP_READ) {

@@ -144,6 +144,31 @@ TEST_F(DeviceTest, StagedDynamicWritesArriveWithUnmap) {
   EXPECT_TRUE(h.executor().isFatal());
 }
 
+// A guest that knows a staging subresource's contents maps it without a round trip: its
+// Unmap brings the bytes to a subresource the host never mapped, written with WRITE (a
+// read map the guest answered itself sends nothing). It is checked as the WRITE map it
+// stands for: without CPU write access it is refused.
+TEST_F(DeviceTest, GuestStagedStagingWritesArriveWithUnmap) {
+  protocol::ObjectId staging = texture2D(4, 4, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE);
+  const std::vector<uint8_t> data = solid(4 * 4, 0x80402010u);
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0,
+                                                         protocol::Payload::inlineBytes(data.data(), data.size())));
+  h.runOk();
+  EXPECT_FALSE(h.executor().isFatal());
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
+  EXPECT_EQ(bytes, data);
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, protocol::Payload::none()));
+  h.runOk();
+  // Without CPU write access the same Unmap is a map the runtime would have refused.
+  protocol::ObjectId readOnly = texture2D(4, 4, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ);
+  uint64_t dropped = h.executor().droppedCalls();
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, readOnly, 0,
+                                                         protocol::Payload::inlineBytes(data.data(), data.size())));
+  h.runOk();
+  EXPECT_TRUE(h.executor().isFatal() || h.executor().droppedCalls() == dropped + 1);
+}
+
 TEST_F(DeviceTest, CopyBetweenMismatchedResourcesIsDropped) {
   protocol::ObjectId small = texture2D(4, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
   protocol::ObjectId large = texture2D(8, 8, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
