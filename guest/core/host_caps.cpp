@@ -173,7 +173,30 @@ HRESULT HostCaps::checkFeatureSupport(D3D11_FEATURE feature, void* data, UINT si
     return f->hr;
   std::memset(data, 0, size);
   std::memcpy(data, f->data.data(), f->size < size ? f->size : size);
+  maskUnremoted(feature, data);
   return S_OK;
+}
+
+void HostCaps::maskUnremoted(D3D11_FEATURE feature, void* data) {
+  // Capabilities the guest runtime does not remote, whatever the backend offers:
+  // CPU access to DEFAULT buffers and textures (creation refuses CPU flags on DEFAULT resources,
+  // so Write/ReadFromSubresource never have a mapped texture) and tiled resources.
+  switch (feature) {
+    case D3D11_FEATURE_D3D11_OPTIONS1: {
+      auto* options = static_cast<D3D11_FEATURE_DATA_D3D11_OPTIONS1*>(data);
+      options->TiledResourcesTier = D3D11_TILED_RESOURCES_NOT_SUPPORTED;
+      options->MapOnDefaultBuffers = FALSE;
+      break;
+    }
+    case D3D11_FEATURE_D3D11_OPTIONS2: {
+      auto* options = static_cast<D3D11_FEATURE_DATA_D3D11_OPTIONS2*>(data);
+      options->MapOnDefaultTextures = FALSE;
+      options->TiledResourcesTier = D3D11_TILED_RESOURCES_NOT_SUPPORTED;
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 }

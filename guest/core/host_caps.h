@@ -30,6 +30,9 @@ public:
   HRESULT checkFormatSupport(DXGI_FORMAT format, UINT* support) const;
   HRESULT checkMultisampleQualityLevels(DXGI_FORMAT format, UINT sampleCount, UINT* levels) const;
   HRESULT checkFeatureSupport(D3D11_FEATURE feature, void* data, UINT size) const;
+  // Clears what the host offers but the guest runtime does not remote (tiled resources,
+  // CPU-mapped DEFAULT textures) from a feature's data.
+  static void maskUnremoted(D3D11_FEATURE feature, void* data);
 
 private:
   protocol::HostInfo m_info;

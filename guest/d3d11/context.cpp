@@ -1,4 +1,5 @@
 #include "context.h"
+#include "context_state.h"
 
 #include <cstring>
 
@@ -85,6 +86,11 @@ HRESULT STDMETHODCALLTYPE Context::QueryInterface(REFIID riid, void** object) {
 
 void Context::resetState() {
   m_state = ContextState();
+}
+
+void Context::releaseBindings() {
+  resetState();
+  m_activeState.reset();
 }
 
 void Context::flushStream() {
@@ -417,6 +423,7 @@ void STDMETHODCALLTYPE Context::RSGetViewports(UINT* count, D3D11_VIEWPORT* view
   }
   for (UINT i = 0; i < *count; i++)
     viewports[i] = i < m_state.viewportCount ? m_state.viewports[i] : D3D11_VIEWPORT{};
+  *count = m_state.viewportCount;   // on output: how many are bound (Windows, Wine)
 }
 
 void STDMETHODCALLTYPE Context::RSSetScissorRects(UINT count, const D3D11_RECT* rects) {
@@ -437,6 +444,7 @@ void STDMETHODCALLTYPE Context::RSGetScissorRects(UINT* count, D3D11_RECT* rects
   }
   for (UINT i = 0; i < *count; i++)
     rects[i] = i < m_state.scissorCount ? m_state.scissors[i] : D3D11_RECT{};
+  *count = m_state.scissorCount;
 }
 
 // ---- output merger
@@ -685,6 +693,17 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
   MapMemory& memory = state.map(subresource);
   if (memory.mapped)
     return E_INVALIDARG;
+  const uint64_t epoch = m_parent->commandListEpoch();
+  if (memory.contentsKnown && memory.knownEpoch == epoch) {
+    // Nothing on the GPU can have written it since the guest last saw it.
+    memory.mapped = true;
+    memory.servedLocally = true;
+    memory.type = type;
+    mapped->pData = memory.bytes.data();
+    mapped->RowPitch = memory.rowPitch;
+    mapped->DepthPitch = memory.depthPitch;
+    return S_OK;
+  }
   protocol::ObjectId id = resourceId(resource);
   HRESULT mapResult = E_FAIL;
   protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
@@ -719,7 +738,10 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
   if (FAILED(mapResult))
     return mapResult;   // DXGI_ERROR_WAS_STILL_DRAWING for DO_NOT_WAIT, among others
   memory.mapped = true;
+  memory.servedLocally = false;
   memory.type = type;
+  memory.contentsKnown = true;
+  memory.knownEpoch = epoch;
   mapped->pData = memory.bytes.data();
   mapped->RowPitch = memory.rowPitch;
   mapped->DepthPitch = memory.depthPitch;
@@ -782,6 +804,8 @@ void STDMETHODCALLTYPE Context::Unmap(ID3D11Resource* resource, UINT subresource
     memory.mapped = false;
     if (memory.type != D3D11_MAP_READ)
       bytes = &memory.bytes;
+    else if (memory.servedLocally)
+      return;   // the host never mapped it
   }
   record([&](Recorder& r) {
     protocol::Payload payload = bytes ? r.payload(bytes->data(), bytes->size()) : protocol::Payload::none();
@@ -864,6 +888,7 @@ void STDMETHODCALLTYPE Context::CopySubresourceRegion(ID3D11Resource* dst, UINT 
   protocol::ObjectId dstId = resourceId(dst), srcId = resourceId(src);
   if (!dstId || !srcId)
     return;
+  resourceState(dst)->forgetContents();
   record([&](Recorder& r) {
     return protocol::encode_ID3D11DeviceContext_CopySubresourceRegion(r.writer(), m_id, dstId, dstSub, x, y, z, srcId, srcSub, box);
   });
@@ -874,6 +899,7 @@ void STDMETHODCALLTYPE Context::CopySubresourceRegion1(ID3D11Resource* dst, UINT
   protocol::ObjectId dstId = resourceId(dst), srcId = resourceId(src);
   if (!dstId || !srcId)
     return;
+  resourceState(dst)->forgetContents();
   record([&](Recorder& r) {
     return protocol::encode_ID3D11DeviceContext1_CopySubresourceRegion1(r.writer(), m_id, dstId, dstSub, x, y, z, srcId, srcSub, box, flags);
   });
@@ -883,6 +909,7 @@ void STDMETHODCALLTYPE Context::CopyResource(ID3D11Resource* dst, ID3D11Resource
   protocol::ObjectId dstId = resourceId(dst), srcId = resourceId(src);
   if (!dstId || !srcId || dstId == srcId)
     return;
+  resourceState(dst)->forgetContents();
   record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_CopyResource(r.writer(), m_id, dstId, srcId); });
 }
 
@@ -890,6 +917,7 @@ void STDMETHODCALLTYPE Context::CopyStructureCount(ID3D11Buffer* dst, UINT offse
   if (!dst || !src)
     return;
   protocol::ObjectId dstId = ours<Buffer>(dst)->objectId(), srcId = ours<UnorderedAccessView>(src)->objectId();
+  ours<Buffer>(dst)->state().forgetContents();
   record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_CopyStructureCount(r.writer(), m_id, dstId, offset, srcId); });
 }
 
@@ -897,6 +925,7 @@ void STDMETHODCALLTYPE Context::ResolveSubresource(ID3D11Resource* dst, UINT dst
   protocol::ObjectId dstId = resourceId(dst), srcId = resourceId(src);
   if (!dstId || !srcId)
     return;
+  resourceState(dst)->forgetContents();
   record([&](Recorder& r) {
     return protocol::encode_ID3D11DeviceContext_ResolveSubresource(r.writer(), m_id, dstId, dstSub, srcId, srcSub, format);
   });
@@ -1016,6 +1045,9 @@ HRESULT STDMETHODCALLTYPE Context::FinishCommandList(WINBOOL restore, ID3D11Comm
   if (!list)
     return E_INVALIDARG;
   *list = nullptr;
+  // Documented for FinishCommandList: the recording is lost with the device.
+  if (m_parent->removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -1036,16 +1068,11 @@ void STDMETHODCALLTYPE Context::ExecuteCommandList(ID3D11CommandList* list, WINB
   if (!list)
     return;
   protocol::ObjectId id = ours<CommandList>(list)->objectId();
+  m_parent->commandListExecuted();
   record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_ExecuteCommandList(r.writer(), m_id, id, restore); });
   // Without restore the context is left in its default state (Windows).
   if (!restore)
     resetState();
-}
-
-void STDMETHODCALLTYPE Context::SwapDeviceContextState(ID3DDeviceContextState* state, ID3DDeviceContextState** previous) {
-  NPT_WARN("ID3D11DeviceContext1::SwapDeviceContextState is not supported (protocol v1)");
-  if (previous)
-    *previous = nullptr;
 }
 
 // ---- annotations

@@ -68,6 +68,7 @@ struct ContextState {
 };
 
 class Context;
+class DeviceContextState;
 
 // ID3DUserDefinedAnnotation and ID3D11Multithread of a context: separate COM faces
 // (EndEvent's signature differs from ID3D11DeviceContext2's) whose references are
@@ -107,8 +108,9 @@ public:
   Context(Device* device, protocol::ObjectId id, D3D11_DEVICE_CONTEXT_TYPE type, UINT flags);
   ~Context() override;
 
-  // The device drops the immediate context's bindings before it goes away.
-  void releaseBindings() { resetState(); }
+  // The device drops the immediate context's bindings before it goes away (the active
+  // context state object holds bindings too).
+  void releaseBindings();
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
 
@@ -264,6 +266,8 @@ private:
   template<typename Encode>
   void record(Encode&& encode) { m_parent->record(encode); }
   void resetState();
+  // Records the setters that bring a cleared context to `state` (context_state.cpp).
+  void applyState(const ContextState& state);
   void flushStream();
 
   template<typename ShaderClass, typename Interface>
@@ -298,6 +302,9 @@ private:
   D3D11_DEVICE_CONTEXT_TYPE m_type;
   UINT m_flags;
   ContextState m_state;
+  // The ID3DDeviceContextState whose state the context holds now (null until the first
+  // SwapDeviceContextState, which makes one for the device's own state).
+  Binding<DeviceContextState> m_activeState;
   ContextAnnotation m_annotation;
   ContextMultithread m_multithread;
   // Deferred contexts map DYNAMIC resources into memory of their own: the bytes travel

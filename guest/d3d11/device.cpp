@@ -6,6 +6,7 @@
 
 #include "buffer.h"
 #include "context.h"
+#include "context_state.h"
 #include "fence.h"
 #include "log.h"
 #include "npt/protocol/control.h"
@@ -95,6 +96,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateBuffer(const D3D11_BUFFER_DESC* desc, co
     return hr;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -126,6 +129,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateTexture1D(const D3D11_TEXTURE1D_DESC* in
     return hr;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -159,6 +164,8 @@ HRESULT Device::createTexture2D(const D3D11_TEXTURE2D_DESC1* in, const D3D11_SUB
     return hr;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -217,6 +224,8 @@ HRESULT Device::createTexture3D(const D3D11_TEXTURE3D_DESC1* in, const D3D11_SUB
     return hr;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -295,6 +304,8 @@ HRESULT Device::createView(ID3D11Resource* resource, const Desc* in, Interface**
     return hr;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -384,6 +395,8 @@ HRESULT createShader(Device* device, const void* bytecode, SIZE_T length, ID3D11
     return E_INVALIDARG;
   if (!out)
     return S_FALSE;
+  if (device->removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   Runtime* runtime = device->runtime();
   protocol::ObjectId id = runtime->allocateId();
   if (!id)
@@ -450,6 +463,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateInputLayout(const D3D11_INPUT_ELEMENT_DE
       return E_INVALIDARG;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -468,6 +483,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateClassLinkage(ID3D11ClassLinkage** out) {
   if (!out)
     return E_INVALIDARG;
   *out = nullptr;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -489,6 +506,8 @@ HRESULT Device::createState(uint32_t kind, const Desc& desc, Object** out, Encod
     *out = static_cast<Object*>(existing);
     return S_OK;
   }
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -654,6 +673,8 @@ HRESULT Device::createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query
     return E_INVALIDARG;
   if (!out)
     return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   uint32_t slot = 0;
   if (!m_runtime->allocatePushSlot(&slot)) {
     NPT_ERROR("no push slot left for a query (%u in use)", m_runtime->connection().geometry().push_slot_count);
@@ -751,6 +772,8 @@ HRESULT Device::createDeferredContext(UINT flags, REFIID riid, void** out) {
   *out = nullptr;
   if (flags)
     return E_INVALIDARG;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
@@ -784,14 +807,24 @@ void STDMETHODCALLTYPE Device::GetImmediateContext1(ID3D11DeviceContext1** out) 
 void STDMETHODCALLTYPE Device::GetImmediateContext2(ID3D11DeviceContext2** out) { *out = addRefed(static_cast<ID3D11DeviceContext2*>(m_context)); }
 void STDMETHODCALLTYPE Device::GetImmediateContext3(ID3D11DeviceContext3** out) { *out = addRefed(static_cast<ID3D11DeviceContext3*>(m_context)); }
 
-HRESULT STDMETHODCALLTYPE Device::CreateDeviceContextState(UINT, const D3D_FEATURE_LEVEL*, UINT, UINT, REFIID, D3D_FEATURE_LEVEL* chosen,
+HRESULT STDMETHODCALLTYPE Device::CreateDeviceContextState(UINT flags, const D3D_FEATURE_LEVEL* levels, UINT levelCount,
+                                                           UINT sdkVersion, REFIID emulatedInterface, D3D_FEATURE_LEVEL* chosen,
                                                            ID3DDeviceContextState** out) {
-  NPT_WARN("ID3D11Device1::CreateDeviceContextState is not supported (protocol v1)");
-  if (chosen)
-    *chosen = D3D_FEATURE_LEVEL(0);
   if (out)
     *out = nullptr;
-  return E_NOTIMPL;
+  D3D_FEATURE_LEVEL level = D3D_FEATURE_LEVEL(0);
+  HRESULT hr = DeviceContextState::validate(flags, levels, levelCount, sdkVersion, emulatedInterface, m_featureLevel, &level);
+  if (chosen)
+    *chosen = level;
+  if (FAILED(hr))
+    return hr;
+  if (!out)
+    return S_FALSE;
+  if (removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
+  // Guest-side only: swapping records ordinary setters, so the host needs no object.
+  *out = addRefed(static_cast<ID3DDeviceContextState*>(new DeviceContextState(this, level, emulatedInterface)));
+  return S_OK;
 }
 
 // ---- local answers
@@ -829,7 +862,13 @@ D3D_FEATURE_LEVEL STDMETHODCALLTYPE Device::GetFeatureLevel() { return m_feature
 UINT STDMETHODCALLTYPE Device::GetCreationFlags() { return m_creationFlags; }
 
 HRESULT STDMETHODCALLTYPE Device::GetDeviceRemovedReason() {
-  return m_runtime->connection().status() == transport::kOk ? S_OK : DXGI_ERROR_DEVICE_REMOVED;
+  if (!removed())
+    return S_OK;
+  // A worker the server's watchdog removed made no progress: Windows' TDR reports such a
+  // device as hung. Every other end (fatal error, crash, lost server) is a removal.
+  if (m_runtime->connection().fatal_reason() == uint32_t(transport::FatalReason::WorkerHung))
+    return DXGI_ERROR_DEVICE_HUNG;
+  return DXGI_ERROR_DEVICE_REMOVED;
 }
 
 HRESULT STDMETHODCALLTYPE Device::SetExceptionMode(UINT flags) {
@@ -877,24 +916,28 @@ HRESULT STDMETHODCALLTYPE Device::CreateFence(UINT64 initialValue, D3D11_FENCE_F
   return Fence::create(this, initialValue, flags, iid, out);
 }
 
-// ---- not in protocol v1
+// ---- CPU access to DEFAULT textures
+//
+// Both need a DEFAULT texture mapped with Map(NULL), which needs CPU access flags on a
+// DEFAULT resource: this device reports D3D11_OPTIONS2.MapOnDefaultTextures = FALSE
+// and refuses such resources at creation, so every call is invalid and, as Windows'
+// runtime does with invalid calls of void methods, is ignored.
 
 void STDMETHODCALLTYPE Device::WriteToSubresource(ID3D11Resource*, UINT, const D3D11_BOX*, const void*, UINT, UINT) {
-  NPT_WARN("ID3D11Device3::WriteToSubresource: CPU access to default textures is not supported (protocol v1)");
+  NPT_WARN("ID3D11Device3::WriteToSubresource ignored: no texture is CPU-mapped (MapOnDefaultTextures is FALSE)");
 }
 
 void STDMETHODCALLTYPE Device::ReadFromSubresource(void*, UINT, UINT, ID3D11Resource*, UINT, const D3D11_BOX*) {
-  NPT_WARN("ID3D11Device3::ReadFromSubresource: CPU access to default textures is not supported (protocol v1)");
+  NPT_WARN("ID3D11Device3::ReadFromSubresource ignored: no texture is CPU-mapped (MapOnDefaultTextures is FALSE)");
 }
 
-HRESULT STDMETHODCALLTYPE Device::RegisterDeviceRemovedEvent(HANDLE, DWORD* cookie) {
-  NPT_WARN("ID3D11Device4::RegisterDeviceRemovedEvent is not implemented (the host cannot signal guest events yet)");
-  if (cookie)
-    *cookie = 0;
-  return E_NOTIMPL;
+// ---- removal notification (removal_notifier.h)
+
+HRESULT STDMETHODCALLTYPE Device::RegisterDeviceRemovedEvent(HANDLE event, DWORD* cookie) {
+  return m_removalNotifier.add(event, cookie);
 }
 
-void STDMETHODCALLTYPE Device::UnregisterDeviceRemoved(DWORD) {}
+void STDMETHODCALLTYPE Device::UnregisterDeviceRemoved(DWORD cookie) { m_removalNotifier.remove(cookie); }
 
 // ---- INptDevice
 

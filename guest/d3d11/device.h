@@ -1,10 +1,12 @@
 #pragma once
 
+#include <atomic>
 #include <mutex>
 
 #include "com.h"
 #include "private_data.h"
 #include "private_interfaces.h"
+#include "removal_notifier.h"
 #include "runtime.h"
 #include "state_cache.h"
 
@@ -32,6 +34,16 @@ public:
   protocol::ObjectId objectId() const { return m_id; }
   Context* immediateContext() const { return m_context; }
   StateCache& stateCache() { return m_stateCache; }
+
+  // True once the host removed the context (fatal error, worker death, hung GPU wait).
+  // Windows' runtime then fails every creation that reaches the driver with
+  // DXGI_ERROR_DEVICE_REMOVED (out pointer NULL); argument validation, the NULL-out
+  // S_FALSE answer and deduplicated state objects come first, as they never reach it.
+  bool removed() const { return m_runtime->connection().status() != transport::kOk; }
+  // Counts ExecuteCommandList calls: a command list may write any staging resource,
+  // so guest copies of staging contents are trusted only within one epoch.
+  uint64_t commandListEpoch() const { return m_commandListEpoch.load(std::memory_order_acquire); }
+  void commandListExecuted() { m_commandListEpoch.fetch_add(1, std::memory_order_acq_rel); }
 
   // Records a command on the process's stream on behalf of this device.
   template<typename Encode>
@@ -174,6 +186,8 @@ private:
   UINT m_exceptionMode = 0;
   std::recursive_mutex m_protectMutex;
   BOOL m_protected = FALSE;
+  RemovalNotifier m_removalNotifier{[this] { return removed(); }};
+  std::atomic<uint64_t> m_commandListEpoch{0};
 };
 
 }

@@ -32,11 +32,64 @@ HRESULT STDMETHODCALLTYPE Device::GetParent(REFIID riid, void** parent) {
   return adapter->QueryInterface(riid, parent);
 }
 
-HRESULT STDMETHODCALLTYPE Device::CreateSurface(const DXGI_SURFACE_DESC*, UINT, DXGI_USAGE, const DXGI_SHARED_RESOURCE*, IDXGISurface** surface) {
-  NPT_WARN("IDXGIDevice::CreateSurface is not supported (protocol v1)");
-  if (surface)
-    *surface = nullptr;
-  return E_NOTIMPL;
+// Surfaces are 2D textures with one mip and one slice (as Wine and Windows make them),
+// bound as the DXGI usage says; each is handed out as its IDXGISurface face.
+HRESULT STDMETHODCALLTYPE Device::CreateSurface(const DXGI_SURFACE_DESC* desc, UINT count, DXGI_USAGE usage,
+                                                const DXGI_SHARED_RESOURCE* shared, IDXGISurface** surfaces) {
+  if (!desc || !count || !surfaces)
+    return E_INVALIDARG;
+  for (UINT i = 0; i < count; i++)
+    surfaces[i] = nullptr;
+  if (shared) {
+    NPT_WARN("IDXGIDevice::CreateSurface: opening a shared resource through it is not supported");
+    return E_INVALIDARG;
+  }
+  D3D11_TEXTURE2D_DESC1 texture = {};
+  texture.Width = desc->Width;
+  texture.Height = desc->Height;
+  texture.MipLevels = 1;
+  texture.ArraySize = 1;
+  texture.Format = desc->Format;
+  texture.SampleDesc = desc->SampleDesc;
+  texture.Usage = D3D11_USAGE_DEFAULT;
+  if (usage & DXGI_USAGE_SHADER_INPUT)
+    texture.BindFlags |= D3D11_BIND_SHADER_RESOURCE;
+  if (usage & DXGI_USAGE_RENDER_TARGET_OUTPUT)
+    texture.BindFlags |= D3D11_BIND_RENDER_TARGET;
+  if (usage & DXGI_USAGE_UNORDERED_ACCESS)
+    texture.BindFlags |= D3D11_BIND_UNORDERED_ACCESS;
+  switch (usage & 0xf) {   // the DXGI_CPU_ACCESS_* field
+  case DXGI_CPU_ACCESS_NONE:
+    break;
+  case DXGI_CPU_ACCESS_DYNAMIC:
+    texture.Usage = D3D11_USAGE_DYNAMIC;
+    texture.CPUAccessFlags = D3D11_CPU_ACCESS_WRITE;
+    break;
+  case DXGI_CPU_ACCESS_READ_WRITE:
+  case DXGI_CPU_ACCESS_SCRATCH:
+    texture.Usage = D3D11_USAGE_STAGING;
+    texture.BindFlags = 0;
+    texture.CPUAccessFlags = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
+    break;
+  default:
+    return E_INVALIDARG;
+  }
+  HRESULT hr = S_OK;
+  for (UINT i = 0; i < count && SUCCEEDED(hr); i++) {
+    ID3D11Texture2D1* created = nullptr;
+    hr = createTexture2D(&texture, nullptr, &created, false);
+    if (SUCCEEDED(hr)) {
+      hr = created->QueryInterface(__uuidof(IDXGISurface), reinterpret_cast<void**>(&surfaces[i]));
+      created->Release();
+    }
+  }
+  if (FAILED(hr))
+    for (UINT i = 0; i < count; i++)
+      if (surfaces[i]) {
+        surfaces[i]->Release();
+        surfaces[i] = nullptr;
+      }
+  return hr;
 }
 
 HRESULT STDMETHODCALLTYPE Device::QueryResourceResidency(IUnknown* const* resources, DXGI_RESIDENCY* residency, UINT count) {

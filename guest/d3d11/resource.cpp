@@ -128,4 +128,12 @@ bool stageInitialData(Recorder& r, const ResourceInfo& info, const D3D11_SUBRESO
   return true;
 }
 
+void ResourceState::forgetContents() {
+  if (m_info.usage != D3D11_USAGE_STAGING)
+    return;
+  std::lock_guard<std::mutex> lock(m_mutex);
+  for (MapMemory& memory : m_maps)
+    memory.contentsKnown = false;
+}
+
 }

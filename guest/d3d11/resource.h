@@ -15,6 +15,9 @@
 // and Unmap sends its bytes (tightly packed rows: rowPitch = width in blocks x block
 // bytes, depthPitch = rowPitch x rows). A STAGING map receives the host's bytes and
 // pitches through the sync Map and, for WRITE/READ_WRITE, sends them back with Unmap.
+// The guest then knows the staging subresource's contents until the GPU may write it
+// (a copy or resolve into it, a command list executed): while it does, a later Map is
+// answered from those bytes without a round trip (the read maps send nothing at all).
 namespace npt::guest {
 
 class Device;
@@ -48,6 +51,11 @@ struct MapMemory {
   UINT depthPitch = 0;
   bool mapped = false;
   D3D11_MAP type = D3D11_MAP_READ;
+  // STAGING: `bytes` are the subresource's contents, as of command-list epoch
+  // `knownEpoch` of the device (Device::commandListEpoch()).
+  bool contentsKnown = false;
+  uint64_t knownEpoch = 0;
+  bool servedLocally = false;   // this map never reached the host
 };
 
 class ResourceState {
@@ -61,6 +69,8 @@ public:
   MapMemory& shadow(UINT subresource);
   // Dynamic resources created with initial data remember it as their shadow.
   void setInitialShadow(UINT subresource, const uint8_t* data, UINT rowPitch, UINT depthPitch);
+  // The GPU is going to write this resource: guest copies of its contents are stale.
+  void forgetContents();
 
 private:
   ResourceInfo m_info;

@@ -71,6 +71,9 @@ HRESULT STDMETHODCALLTYPE ClassLinkage::CreateClassInstance(LPCSTR typeName, UIN
     return E_INVALIDARG;
   if (!instance)
     return S_FALSE;
+  *instance = nullptr;
+  if (m_parent->removed())
+    return DXGI_ERROR_DEVICE_REMOVED;
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;

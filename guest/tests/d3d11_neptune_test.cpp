@@ -113,6 +113,113 @@ TEST(NeptuneRuntime, SteadyStateFramesWaitForNothing) {
   EXPECT_EQ(device->Release(), 0u);
 }
 
+// A staging subresource whose contents the guest has seen is mapped again without a
+// round trip until the GPU may write it (a copy into it, a command list executed).
+TEST(NeptuneRuntime, StagingMapsOfKnownContentsWaitForNothing) {
+  D3D11Under& under = D3D11Under::get();
+  if (!under.neptune())
+    GTEST_SKIP() << "Neptune only";
+  ID3D11Device* device = nullptr;
+  ID3D11DeviceContext* context = nullptr;
+  ASSERT_EQ(under.createDevice(&device, &context), S_OK);
+  D3D11_BUFFER_DESC stagingDesc = { 64, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE, 0, 0 };
+  ID3D11Buffer* staging = nullptr;
+  ASSERT_EQ(device->CreateBuffer(&stagingDesc, nullptr, &staging), S_OK);
+  std::vector<uint8_t> source(64, 0x5a);
+  D3D11_BUFFER_DESC sourceDesc = { 64, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0, 0, 0 };
+  D3D11_SUBRESOURCE_DATA init = { source.data(), 0, 0 };
+  ID3D11Buffer* gpu = nullptr;
+  ASSERT_EQ(device->CreateBuffer(&sourceDesc, &init, &gpu), S_OK);
+
+  auto roundTrips = [&] { return statisticsOf(device).syncRoundTrips; };
+  D3D11_MAPPED_SUBRESOURCE mapped = {};
+  uint64_t before = roundTrips();
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_WRITE, 0, &mapped), S_OK);
+  EXPECT_EQ(roundTrips(), before + 1) << "unknown contents come from the host";
+  for (int i = 0; i < 64; i++)
+    static_cast<uint8_t*>(mapped.pData)[i] = uint8_t(i);
+  context->Unmap(staging, 0);
+
+  before = roundTrips();
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+  EXPECT_EQ(roundTrips(), before) << "the guest wrote them itself";
+  EXPECT_EQ(static_cast<const uint8_t*>(mapped.pData)[63], 63);
+  context->Unmap(staging, 0);
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ_WRITE, 0, &mapped), S_OK);
+  static_cast<uint8_t*>(mapped.pData)[0] = 0xee;
+  context->Unmap(staging, 0);
+  EXPECT_EQ(roundTrips(), before);
+
+  // What the guest wrote without asking reached the host: copied out and back it stays.
+  ID3D11Buffer* copy = nullptr;
+  D3D11_BUFFER_DESC copyDesc = { 64, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0, 0, 0 };
+  ASSERT_EQ(device->CreateBuffer(&copyDesc, nullptr, &copy), S_OK);
+  context->CopyResource(copy, staging);
+  context->CopyResource(staging, gpu);
+  before = roundTrips();
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+  EXPECT_EQ(roundTrips(), before + 1) << "a copy into it makes the host's contents the truth";
+  EXPECT_EQ(static_cast<const uint8_t*>(mapped.pData)[5], 0x5a);
+  context->Unmap(staging, 0);
+  context->CopyResource(staging, copy);
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+  EXPECT_EQ(static_cast<const uint8_t*>(mapped.pData)[0], 0xee);
+  EXPECT_EQ(static_cast<const uint8_t*>(mapped.pData)[63], 63);
+  context->Unmap(staging, 0);
+
+  // A command list may write any staging resource.
+  ID3D11DeviceContext* deferred = nullptr;
+  ASSERT_EQ(device->CreateDeferredContext(0, &deferred), S_OK);
+  deferred->CopyResource(staging, gpu);
+  ID3D11CommandList* list = nullptr;
+  ASSERT_EQ(deferred->FinishCommandList(FALSE, &list), S_OK);
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);   // known again
+  context->Unmap(staging, 0);
+  context->ExecuteCommandList(list, FALSE);
+  before = roundTrips();
+  ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+  EXPECT_EQ(roundTrips(), before + 1);
+  EXPECT_EQ(static_cast<const uint8_t*>(mapped.pData)[0], 0x5a);
+  context->Unmap(staging, 0);
+
+  list->Release();
+  deferred->Release();
+  copy->Release();
+  gpu->Release();
+  staging->Release();
+  context->Release();
+  EXPECT_EQ(device->Release(), 0u);
+}
+
+// What the runtime does not remote is not offered, whatever the host's backend has:
+// CPU access to DEFAULT resources (so Write/ReadFromSubresource have nothing to act on)
+// and tiled resources.
+TEST(NeptuneRuntime, FeaturesOfferOnlyWhatIsRemoted) {
+  D3D11Under& under = D3D11Under::get();
+  if (!under.neptune())
+    GTEST_SKIP() << "Neptune only";
+  ID3D11Device* device = nullptr;
+  ASSERT_EQ(under.createDevice(&device), S_OK);
+  // A backend without the 11.1/11.2 option queries (wined3d) fails them; one with them
+  // (DXVK) has its CPU-mapped DEFAULT resources and tiled resources masked.
+  D3D11_FEATURE_DATA_D3D11_OPTIONS1 options1 = {};
+  if (SUCCEEDED(device->CheckFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS1, &options1, sizeof(options1)))) {
+    EXPECT_EQ(options1.TiledResourcesTier, D3D11_TILED_RESOURCES_NOT_SUPPORTED);
+    EXPECT_FALSE(options1.MapOnDefaultBuffers);
+  }
+  D3D11_FEATURE_DATA_D3D11_OPTIONS2 options2 = {};
+  if (SUCCEEDED(device->CheckFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS2, &options2, sizeof(options2)))) {
+    EXPECT_FALSE(options2.MapOnDefaultTextures);
+    EXPECT_EQ(options2.TiledResourcesTier, D3D11_TILED_RESOURCES_NOT_SUPPORTED);
+  }
+  D3D11_TEXTURE2D_DESC desc = { 4, 4, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D11_USAGE_DEFAULT, 0,
+                                D3D11_CPU_ACCESS_READ, 0 };
+  ID3D11Texture2D* texture = reinterpret_cast<ID3D11Texture2D*>(1);
+  EXPECT_EQ(device->CreateTexture2D(&desc, nullptr, &texture), E_INVALIDARG);
+  EXPECT_EQ(texture, nullptr);
+  EXPECT_EQ(device->Release(), 0u);
+}
+
 // Run with NPT_SERVER naming a socket nobody serves (guest/tests/meson.build).
 TEST(NoServer, DeviceCreationFailsWithEFailPromptly) {
   D3D11Under& under = D3D11Under::get();

@@ -12,6 +12,7 @@
 #include "dxgi/adapter.h"
 #include "dxgi/factory.h"
 #include "dxgi/output.h"
+#include "host_caps.h"
 
 using namespace npt::guest;
 using npt::protocol::HostInfo;
@@ -456,4 +457,38 @@ TEST(DxgiObjects, PrivateData) {
   EXPECT_EQ(adapter->SetPrivateDataInterface(key, nullptr), S_OK);
   EXPECT_EQ(refcount(o.factory.get()), 2u);
   EXPECT_EQ(refcount(adapter.get()), before);
+}
+
+// CheckFeatureSupport forwards the host's feature data but never offers what the guest
+// runtime does not remote: here a host whose backend has every 11.1/11.2 option.
+TEST(HostCapsAnswers, FeaturesOfferOnlyWhatIsRemoted) {
+  HostInfo info = hostInfo();
+  npt::protocol::HostFeature options1;
+  options1.feature = D3D11_FEATURE_D3D11_OPTIONS1;
+  D3D11_FEATURE_DATA_D3D11_OPTIONS1 full1 = { D3D11_TILED_RESOURCES_TIER_2, TRUE, TRUE, TRUE };
+  options1.size = sizeof(full1);
+  std::memcpy(options1.data.data(), &full1, sizeof(full1));
+  npt::protocol::HostFeature options2;
+  options2.feature = D3D11_FEATURE_D3D11_OPTIONS2;
+  D3D11_FEATURE_DATA_D3D11_OPTIONS2 full2 = { TRUE, TRUE, TRUE, D3D11_CONSERVATIVE_RASTERIZATION_TIER_1,
+                                              D3D11_TILED_RESOURCES_TIER_2, TRUE, TRUE, TRUE };
+  options2.size = sizeof(full2);
+  std::memcpy(options2.data.data(), &full2, sizeof(full2));
+  info.features = { options1, options2 };
+  std::vector<uint8_t> blob;
+  ASSERT_EQ(npt::protocol::serializeHostInfo(info, blob), npt::protocol::ErrorCode::Ok);
+  HostCaps caps = HostCaps::defaults();
+  ASSERT_TRUE(caps.load(blob.data(), blob.size()));
+
+  D3D11_FEATURE_DATA_D3D11_OPTIONS1 got1 = {};
+  ASSERT_EQ(caps.checkFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS1, &got1, sizeof(got1)), S_OK);
+  EXPECT_EQ(got1.TiledResourcesTier, D3D11_TILED_RESOURCES_NOT_SUPPORTED);
+  EXPECT_FALSE(got1.MapOnDefaultBuffers) << "DEFAULT resources are never CPU-mapped";
+  EXPECT_TRUE(got1.MinMaxFiltering) << "what is remoted stays";
+  D3D11_FEATURE_DATA_D3D11_OPTIONS2 got2 = {};
+  ASSERT_EQ(caps.checkFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS2, &got2, sizeof(got2)), S_OK);
+  EXPECT_FALSE(got2.MapOnDefaultTextures);
+  EXPECT_EQ(got2.TiledResourcesTier, D3D11_TILED_RESOURCES_NOT_SUPPORTED);
+  EXPECT_TRUE(got2.StandardSwizzle);
+  EXPECT_EQ(got2.ConservativeRasterizationTier, D3D11_CONSERVATIVE_RASTERIZATION_TIER_1);
 }
