@@ -68,7 +68,9 @@ int ExecutorDispatch::run(const uint8_t* cmd, size_t size, npt_host_reply* reply
   if (m_executor->isFatal()) return 1;
   m_replies.clear();
   m_decode.replies = reply ? &m_replies : nullptr;
-  protocol::DecodeResult result = m_decoder->decode(cmd, size);
+  // The transport hands over a private copy of the span (host.h): decoding it in place
+  // is still reading guest bytes once, and saves the decoder's own copy of each batch.
+  protocol::DecodeResult result = m_decoder->decodePrivate(cmd, size);
   if (result.code != protocol::ErrorCode::Ok) {
     m_executor->makeFatal(executor::FatalCode::Protocol,
                           std::string("decoder: ") + protocol::errorName(result.code) + " (code " +

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -29,10 +30,30 @@ inline std::optional<transport::ConnectError> check_hello(const transport::Hello
                                                           size_t contexts, size_t max_contexts) {
   using transport::ConnectError;
   if (hello.magic != transport::kHelloMagic) return ConnectError::BadMagic;
-  if (hello.version != transport::kVersion) return ConnectError::BadVersion;
+  if (transport::negotiate_version(hello) == 0) return ConnectError::BadVersion;
   if (token && !tokens_equal(hello.token, *token)) return ConnectError::BadToken;
+  if (hello.flags & transport::kHelloRequirementMask & ~transport::kHelloKnownRequirements)
+    return ConnectError::UnsupportedFeature;
   if (contexts >= max_contexts) return ConnectError::TooManyContexts;
   return std::nullopt;
+}
+
+// The text a refused guest gets: the code's name, and for a version or feature
+// refusal what each side has, so that the mismatch can be read from the guest's log.
+inline std::string hello_refusal_message(const transport::Hello& hello, transport::ConnectError error) {
+  using transport::ConnectError;
+  char text[256];
+  if (error == ConnectError::BadVersion) {
+    std::snprintf(text, sizeof(text), "%s: the guest speaks transport versions %u..%u, this server %u..%u",
+                  transport::connect_error_name(error), hello.min_version ? hello.min_version : hello.version,
+                  hello.version, transport::kMinVersion, transport::kVersion);
+  } else if (error == ConnectError::UnsupportedFeature) {
+    std::snprintf(text, sizeof(text), "%s: required flags 0x%08x", transport::connect_error_name(error),
+                  hello.flags & transport::kHelloRequirementMask & ~transport::kHelloKnownRequirements);
+  } else {
+    std::snprintf(text, sizeof(text), "%s", transport::connect_error_name(error));
+  }
+  return text;
 }
 
 }  // namespace npt::server

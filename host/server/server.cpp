@@ -240,7 +240,10 @@ void Server::accept_guest(int listener, bool tcp) {
   if (!conn.recv_all(&hello, sizeof(hello), 2000))
     return;
   if (auto refusal = check_hello(hello, tcp ? &m_token : nullptr, m_contexts.size(), m_config.max_contexts))
-    return refuse(*refusal, connect_error_name(*refusal));
+    return refuse(*refusal, hello_refusal_message(hello, *refusal).c_str());
+  welcome.version = negotiate_version(hello);
+  // Offers this server grants: descriptors on the UNIX socket, wake bytes on either socket.
+  const uint32_t granted = granted_offers(hello, (tcp ? 0u : uint32_t(kHelloFdPassing)) | kHelloSocketWake);
 
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };
@@ -255,7 +258,7 @@ void Server::accept_guest(int listener, bool tcp) {
 
   const uint64_t size = npt_host_shared_memory_size(&g);
   const uint32_t id = m_next_id++;
-  const bool fd_passing = !tcp && (hello.flags & kHelloFdPassing);
+  const bool fd_passing = (granted & kHelloFdPassing) != 0;
   std::string path;
   int fd;
   if (fd_passing) {
@@ -313,7 +316,7 @@ void Server::accept_guest(int listener, bool tcp) {
     p.size = size;
     p.geometry = g;
     p.limits = m_config.limits;
-    p.socket_wake = (hello.flags & kHelloSocketWake) != 0;
+    p.socket_wake = (granted & kHelloSocketWake) != 0;
     p.unlink_path = path;
     p.dispatch = m_config.dispatch;
     p.spin_us = m_config.spin_us;
@@ -347,11 +350,13 @@ void Server::accept_guest(int listener, bool tcp) {
   reinterpret_cast<ControlBlock*>(base)->worker_pid = uint32_t(pid);
   welcome.worker_pid = uint32_t(pid);
   welcome.shm_size = size;
+  if (granted & kHelloSocketWake)
+    welcome.flags |= kWelcomeSocketWake;
   if (fd_passing) {
-    welcome.flags = kWelcomeFd;
+    welcome.flags |= kWelcomeFd;
     conn.send_with_fd(&welcome, sizeof(welcome), fd);
   } else {
-    welcome.flags = kWelcomePath;
+    welcome.flags |= kWelcomePath;
     std::snprintf(welcome.path, sizeof(welcome.path), "%s", path.c_str());
     conn.send_all(&welcome, sizeof(welcome));
   }

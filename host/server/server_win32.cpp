@@ -129,7 +129,8 @@ void Win32Server::accept_guest(Socket conn) {
   if (!conn.recv_all(&hello, sizeof(hello), 2000))
     return;
   if (auto refusal = check_hello(hello, &m_token, live_contexts(), m_config.max_contexts))
-    return refuse(*refusal, connect_error_name(*refusal));
+    return refuse(*refusal, hello_refusal_message(hello, *refusal).c_str());
+  welcome.version = negotiate_version(hello);
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };
   const char* message = nullptr;
@@ -151,7 +152,13 @@ void Win32Server::accept_guest(Socket conn) {
     return refuse(ConnectError::ServerError, "cannot create shared memory");
   }
   HostContext::initialize_memory(static_cast<uint8_t*>(base), geometry_from_hello(hello), id);
-  const bool socket_wake = (hello.flags & kHelloSocketWake) != 0;
+  // Wake bytes on the socket in both modes; named events only where a worker process
+  // and its guest can share them directly (process mode).
+  const uint32_t granted =
+    granted_offers(hello, kHelloSocketWake | (m_config.contexts_in_threads ? 0u : uint32_t(kHelloEventWake)));
+  const bool socket_wake = (granted & kHelloSocketWake) != 0;
+  if (socket_wake)
+    welcome.flags |= kWelcomeSocketWake;
 
   if (!m_config.contexts_in_threads) {
     ContextSupervisor::Setup setup;
@@ -165,7 +172,7 @@ void Win32Server::accept_guest(Socket conn) {
     setup.config = &m_config;
     setup.socket_wake = socket_wake;
     setup.job = m_job;
-    if ((hello.flags & kHelloEventWake) && socket_wake) {
+    if ((granted & kHelloEventWake) && socket_wake) {
       // The guest rings and waits on named events it opens after the Welcome.
       setup.guest_doorbell = CreateEventA(nullptr, FALSE, FALSE, (std::string(name) + kDoorbellEventSuffix).c_str());
       setup.guest_wake = CreateEventA(nullptr, FALSE, FALSE, (std::string(name) + kWakeEventSuffix).c_str());
@@ -215,7 +222,7 @@ void Win32Server::accept_guest(Socket conn) {
 
   welcome.worker_pid = id;
   welcome.shm_size = size;
-  welcome.flags = kWelcomePath;
+  welcome.flags |= kWelcomePath;
   std::snprintf(welcome.path, sizeof(welcome.path), "%s", name);
   if (!conn.send_all(&welcome, sizeof(welcome))) {
     UnmapViewOfFile(base);

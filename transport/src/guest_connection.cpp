@@ -148,6 +148,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   Hello hello = {};
   hello.magic = kHelloMagic;
   hello.version = kVersion;
+  hello.min_version = kMinVersion;
   hello.ring_count = geometry.ring_count;
   hello.ring_size = geometry.ring_size;
   hello.reply_slot_count = geometry.reply_slot_count;
@@ -172,6 +173,11 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   // Under Wine on Linux, futexes reach the native server; elsewhere named events (where
   // the server grants them) or the socket wake us.
   hello.flags = address_wait_is_cross_process() ? 0u : uint32_t(kHelloSocketWake | kHelloEventWake);
+  // NPT_TRANSPORT_NO_EVENT_WAKE=1 leaves events out of the offer: the socket path (the
+  // parent's relay in a process-mode server), for tests and diagnosis.
+  char no_events[4] = {};
+  if (GetEnvironmentVariableA("NPT_TRANSPORT_NO_EVENT_WAKE", no_events, sizeof(no_events)) && no_events[0] == '1')
+    hello.flags &= ~uint32_t(kHelloEventWake);
   socket = Socket::connect_tcp_loopback(uint16_t(port));
 #else
   hello.flags = kHelloFdPassing;
@@ -182,27 +188,56 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   if (!socket.send_all(&hello, sizeof(hello)))
     return fail(kDeviceRemoved, "handshake send failed");
 
+  // The Welcome is read in two parts: the version-2 prefix, which holds a refusal's
+  // reason in every version (an older server's whole Welcome), then the rest.
   Welcome welcome = {};
   SharedMapping mapping;
 #if defined(_WIN32)
   // Generous: a loaded server may take seconds to accept (handshakes are read in turn).
-  if (!socket.recv_all(&welcome, sizeof(welcome), 20000))
+  if (!socket.recv_all(&welcome, kWelcomeVersion2Bytes, 20000))
     return fail(kDeviceRemoved, "no answer from the server");
 #else
   int fd = -1;
-  if (!socket.recv_with_fd(&welcome, sizeof(welcome), &fd, 20000))
+  if (!socket.recv_with_fd(&welcome, kWelcomeVersion2Bytes, &fd, 20000))
     return fail(kDeviceRemoved, "no answer from the server");
 #endif
-  welcome.message[sizeof(welcome.message) - 1] = 0;
-  welcome.path[sizeof(welcome.path) - 1] = 0;
-  if (welcome.magic != kWelcomeMagic)
-    return fail(kDeviceRemoved, "not a Neptune server");
-  if (welcome.error != uint32_t(ConnectError::None)) {
+  auto close_memory = [&] {
 #if !defined(_WIN32)
     if (fd >= 0)
       ::close(fd);
 #endif
+  };
+  welcome.message[sizeof(welcome.message) - 1] = 0;
+  welcome.path[sizeof(welcome.path) - 1] = 0;
+  if (welcome.magic != kWelcomeMagic) {
+    close_memory();
+    return fail(kDeviceRemoved, "not a Neptune server");
+  }
+  if (welcome.error != uint32_t(ConnectError::None)) {
+    close_memory();
     return fail(kInvalidArg, welcome.message);
+  }
+  if (!socket.recv_all(reinterpret_cast<uint8_t*>(&welcome) + kWelcomeVersion2Bytes,
+                       sizeof(welcome) - kWelcomeVersion2Bytes, 20000)) {
+    close_memory();
+    return fail(kDeviceRemoved, "the server's Welcome ended early (a server older than transport version 3?)");
+  }
+  // Only what was offered may be granted, and only a version both speak chosen.
+  uint32_t offered_welcome_flags = kWelcomePath;
+  if (hello.flags & kHelloFdPassing)
+    offered_welcome_flags |= kWelcomeFd;
+  if (hello.flags & kHelloSocketWake)
+    offered_welcome_flags |= kWelcomeSocketWake;
+  if (hello.flags & kHelloEventWake)
+    offered_welcome_flags |= kWelcomeEventWake;
+  if (welcome.version < kMinVersion || welcome.version > kVersion || (welcome.flags & ~offered_welcome_flags) ||
+      welcome.reserved != 0) {
+    close_memory();
+    return fail(kDeviceRemoved, "the server answered with a version or features this guest did not offer");
+  }
+  if ((hello.flags & kHelloSocketWake) && !(welcome.flags & (kWelcomeSocketWake | kWelcomeEventWake))) {
+    close_memory();
+    return fail(kDeviceRemoved, "the server grants no wakeup this guest can use (socket or events)");
   }
 
 #if defined(_WIN32)
@@ -231,7 +266,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
 
   std::unique_ptr<GuestConnection> c(new GuestConnection());
 #if defined(_WIN32)
-  if ((hello.flags & kHelloEventWake) && (welcome.flags & kWelcomeEventWake)) {
+  if (welcome.flags & kWelcomeEventWake) {
     std::string doorbell_name = std::string(welcome.path) + kDoorbellEventSuffix;
     std::string wake_name = std::string(welcome.path) + kWakeEventSuffix;
     HANDLE doorbell = OpenEventA(EVENT_MODIFY_STATE, FALSE, doorbell_name.c_str());
@@ -248,8 +283,9 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   }
 #endif
   if (!c->m_channel) {
-    c->m_channel = std::make_unique<SocketChannel>(std::move(socket), (hello.flags & kHelloSocketWake) != 0);
-    c->m_wake_mode = (hello.flags & kHelloSocketWake) ? "socket" : "futex";
+    const bool socket_wake = (welcome.flags & kWelcomeSocketWake) != 0;
+    c->m_channel = std::make_unique<SocketChannel>(std::move(socket), socket_wake);
+    c->m_wake_mode = socket_wake ? "socket" : "futex";
   }
   Status s = c->init(mapping.data(), mapping.size());
   if (s != kOk)

@@ -35,6 +35,7 @@ const char* connect_error_name(ConnectError error) {
     case ConnectError::PushSlots:       return "push slots or fences over the per-context limit";
     case ConnectError::TooManyContexts: return "too many contexts";
     case ConnectError::ServerError:     return "server could not create the context";
+    case ConnectError::UnsupportedFeature: return "guest requires a handshake feature this server does not know";
   }
   return "unknown";
 }

@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "../diagnostic_dispatch.h"
+#include "neptune/transport/handshake.h"
+#include "neptune/transport/socket.h"
 #include "neptune/transport/status.h"
 #include "server_process.h"
 
@@ -110,6 +112,104 @@ TEST(Server, PerContextLimitsAreRefusedWithClearErrors) {
   std::unique_ptr<GuestConnection> guest;
   ASSERT_EQ(server.connect(&guest), kOk) << "the server stays usable";
   EXPECT_TRUE(echo_ok(*guest, 0, 1));
+}
+
+namespace {
+
+// One handshake as bytes, as a guest of another version or with other flags would send it.
+struct RawAnswer {
+  bool answered = false;
+  Welcome welcome = {};
+  int fd = -1;
+  ~RawAnswer() { if (fd >= 0) ::close(fd); }
+};
+
+Hello raw_hello(uint32_t min_version, uint32_t version, uint32_t flags) {
+  Geometry g = ServerProcess::small_geometry();
+  Hello hello = {};
+  hello.magic = kHelloMagic;
+  hello.min_version = min_version;
+  hello.version = version;
+  hello.flags = flags;
+  hello.ring_count = g.ring_count;
+  hello.ring_size = g.ring_size;
+  hello.reply_slot_count = g.reply_slot_count;
+  hello.reply_slot_size = g.reply_slot_size;
+  hello.push_slot_count = g.push_slot_count;
+  hello.fence_count = g.fence_count;
+  hello.bulk_size = g.bulk_size;
+  return hello;
+}
+
+// `bytes`: how much of the Welcome the guest reads (a version-2 guest knows a shorter one).
+void raw_handshake(const ServerProcess& server, const Hello& hello, RawAnswer* answer,
+                   size_t bytes = sizeof(Welcome)) {
+  Socket socket = Socket::connect_unix(server.socket_path().c_str());
+  ASSERT_TRUE(socket.valid());
+  ASSERT_TRUE(socket.send_all(&hello, sizeof(hello)));
+  answer->answered = socket.recv_with_fd(&answer->welcome, bytes, &answer->fd, 5000);
+  answer->welcome.message[sizeof(answer->welcome.message) - 1] = 0;
+}
+
+}
+
+TEST(Server, HandshakeNegotiatesVersionsAndFeaturesExplicitly) {
+  ServerProcess server;
+
+  // Offers the server does not know (bits 5 and 12) are not granted; what it knows is,
+  // and it says so in the Welcome.
+  {
+    RawAnswer a;
+    raw_handshake(server, raw_hello(kMinVersion, kVersion, kHelloFdPassing | kHelloSocketWake | (1u << 5) | (1u << 12)), &a);
+    ASSERT_TRUE(a.answered);
+    EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::None)) << a.welcome.message;
+    EXPECT_EQ(a.welcome.flags, uint32_t(kWelcomeFd | kWelcomeSocketWake));
+    EXPECT_EQ(a.welcome.version, kVersion);
+    EXPECT_GE(a.fd, 0);
+  }
+  // Named events are a Windows server's offer (process mode); this one does not grant them.
+  {
+    RawAnswer a;
+    raw_handshake(server, raw_hello(kMinVersion, kVersion, kHelloFdPassing | kHelloSocketWake | kHelloEventWake), &a);
+    ASSERT_TRUE(a.answered);
+    EXPECT_EQ(a.welcome.flags, uint32_t(kWelcomeFd | kWelcomeSocketWake));
+  }
+  // A newer guest that also speaks this version gets it.
+  {
+    RawAnswer a;
+    raw_handshake(server, raw_hello(kMinVersion, kVersion + 3, kHelloFdPassing), &a);
+    ASSERT_TRUE(a.answered);
+    EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::None)) << a.welcome.message;
+    EXPECT_EQ(a.welcome.version, kVersion);
+    EXPECT_EQ(a.welcome.flags, uint32_t(kWelcomeFd));
+  }
+  // A requirement the server does not know: refused, with the bits named.
+  {
+    RawAnswer a;
+    raw_handshake(server, raw_hello(kMinVersion, kVersion, kHelloFdPassing | (1u << 17)), &a);
+    ASSERT_TRUE(a.answered);
+    EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::UnsupportedFeature));
+    EXPECT_NE(std::string(a.welcome.message).find("0x00020000"), std::string::npos) << a.welcome.message;
+    EXPECT_LT(a.fd, 0) << "no memory for a refused guest";
+  }
+  // A version-2 guest reads the version-2 Welcome and finds the reason in it.
+  {
+    RawAnswer a;
+    raw_handshake(server, raw_hello(0, 2, kHelloFdPassing), &a, kWelcomeVersion2Bytes);
+    ASSERT_TRUE(a.answered);
+    EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::BadVersion));
+    EXPECT_NE(std::string(a.welcome.message).find("versions 2..2"), std::string::npos) << a.welcome.message;
+  }
+  // A guest too new for this server.
+  {
+    RawAnswer a;
+    raw_handshake(server, raw_hello(kVersion + 1, kVersion + 2, kHelloFdPassing), &a);
+    ASSERT_TRUE(a.answered);
+    EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::BadVersion));
+  }
+  std::unique_ptr<GuestConnection> guest;
+  ASSERT_EQ(server.connect(&guest), kOk) << "the server stays usable";
+  EXPECT_TRUE(echo_ok(*guest, 0, 7));
 }
 
 TEST(Server, KilledWorkerRemovesOnlyItsContext) {

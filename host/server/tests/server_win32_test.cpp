@@ -282,8 +282,10 @@ TEST(Win32ServerWorkers, ThreadModeStillServes) {
 
 // Guests that cannot use futexes (real Windows; forced here) ring and are woken through
 // named events shared with their worker process (kWelcomeEventWake), or through their
-// socket where the server does not grant events (thread mode). The transport picks the
-// futex mode once per process, so each case runs in a child process of this test.
+// socket where events are not granted: in thread mode the context's thread answers the
+// socket itself; in process mode (a guest that does not offer events) the parent relays
+// doorbell bytes to the worker's event and the worker's wake requests to wake bytes. The
+// transport picks the futex mode once per process, so each case runs in a child process.
 TEST(Win32ServerWorkers, GuestsWithoutFutexesUseEventsOrTheirSocket) {
   char marker[8] = {};
   if (GetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", marker, sizeof(marker))) {
@@ -292,7 +294,7 @@ TEST(Win32ServerWorkers, GuestsWithoutFutexesUseEventsOrTheirSocket) {
     std::unique_ptr<GuestConnection> guest;
     ASSERT_EQ(server.connect(&guest), kOk);
     ASSERT_FALSE(address_wait_is_cross_process());
-    EXPECT_STREQ(guest->wake_mode(), marker);
+    EXPECT_STREQ(guest->wake_mode(), std::string(marker) == "relay" ? "socket" : marker);
     for (uint32_t i = 0; i < 50; i++) {
       ASSERT_TRUE(echo_ok(*guest, 0, i));
       Sleep(i % 10 == 0 ? 150 : 0);   // let the worker go idle now and then
@@ -305,13 +307,14 @@ TEST(Win32ServerWorkers, GuestsWithoutFutexesUseEventsOrTheirSocket) {
   }
   // Worker processes grant named events (guest <-> worker, no relay); the thread mode
   // serves the same guest through its socket.
-  for (const char* mode : { "event", "socket" }) {
+  for (const char* mode : { "event", "socket", "relay" }) {
     char exe[MAX_PATH];
     GetModuleFileNameA(nullptr, exe, sizeof(exe));
     std::string cmd = std::string("\"") + exe + "\" --gtest_filter=Win32ServerWorkers.GuestsWithoutFutexes*";
     SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", mode);
     SetEnvironmentVariableA("NPT_TEST_SERVER_ARGS", std::string(mode) == "socket" ? "--contexts thread" : "");
     SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", "1");
+    SetEnvironmentVariableA("NPT_TRANSPORT_NO_EVENT_WAKE", std::string(mode) == "relay" ? "1" : nullptr);
     STARTUPINFOA si = {};
     si.cb = sizeof(si);
     PROCESS_INFORMATION pi = {};
@@ -319,6 +322,7 @@ TEST(Win32ServerWorkers, GuestsWithoutFutexesUseEventsOrTheirSocket) {
     SetEnvironmentVariableA("NPT_TEST_SOCKET_WAKE_CHILD", nullptr);
     SetEnvironmentVariableA("NPT_TEST_SERVER_ARGS", nullptr);
     SetEnvironmentVariableA("NPT_TRANSPORT_NO_RAW_FUTEX", nullptr);
+    SetEnvironmentVariableA("NPT_TRANSPORT_NO_EVENT_WAKE", nullptr);
     ASSERT_TRUE(created);
     ASSERT_EQ(WaitForSingleObject(pi.hProcess, 60000), WAIT_OBJECT_0);
     DWORD code = 1;

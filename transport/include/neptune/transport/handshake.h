@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "neptune/transport/layout.h"
@@ -15,15 +16,30 @@ namespace npt::transport {
 constexpr uint32_t kHelloMagic   = 0x4C484E50u; // "PNHL"
 constexpr uint32_t kWelcomeMagic = 0x4C574E50u; // "PNWL"
 
+// Transport versions this build speaks (kVersion in layout.h is the newest). Version 3
+// added Hello::min_version, the flag classes below and Welcome::version.
+constexpr uint32_t kMinVersion = 3;
+
+// Hello flags come in two classes, so that a newer guest can talk to an older server:
+// * bits 0..15 are offers: a server grants the ones it knows and supports and says
+//   which in Welcome::flags; an offer it does not know is simply not granted.
+// * bits 16..31 are requirements: a guest sets one for something it cannot work
+//   without; a server that does not know it refuses the guest (UnsupportedFeature)
+//   rather than serve it wrongly.
+// None of the requirement bits is defined yet.
 enum HelloFlags : uint32_t {
   kHelloFdPassing = 1u << 0,  // guest receives the memory as a descriptor
   kHelloSocketWake = 1u << 1, // guest blocks on the socket, not on futexes
   kHelloEventWake = 1u << 2,  // guest can use named events instead (Windows); with SocketWake as fallback
 };
+constexpr uint32_t kHelloOfferMask = 0x0000ffffu;
+constexpr uint32_t kHelloRequirementMask = 0xffff0000u;
+constexpr uint32_t kHelloKnownOffers = kHelloFdPassing | kHelloSocketWake | kHelloEventWake;
+constexpr uint32_t kHelloKnownRequirements = 0;
 
 struct Hello {
   uint32_t magic;
-  uint32_t version;
+  uint32_t version;      // the newest transport version the guest speaks
   uint32_t flags;
   uint32_t ring_count;
   uint32_t ring_size;
@@ -31,7 +47,7 @@ struct Hello {
   uint32_t reply_slot_size;
   uint32_t push_slot_count;
   uint32_t fence_count;
-  uint32_t reserved;
+  uint32_t min_version;  // the oldest it speaks (0 from version-2 guests: only `version`)
   uint64_t bulk_size;
   char token[64];   // TCP connections: the secret from the rendezvous file
 };
@@ -42,24 +58,50 @@ enum WelcomeFlags : uint32_t {
   // Granted kHelloEventWake: the guest rings "<path>-doorbell" and blocks on "<path>-wake"
   // (auto-reset named events; kDoorbellEventSuffix, kWakeEventSuffix) instead of bytes on its socket.
   kWelcomeEventWake = 1u << 2,
+  // Granted kHelloSocketWake (version 3): the host answers doorbell bytes on the socket and
+  // sends wake bytes. A guest that offered it and got neither this nor kWelcomeEventWake
+  // has no way to be woken and gives up at connect.
+  kWelcomeSocketWake = 1u << 3,
 };
 constexpr const char* kDoorbellEventSuffix = "-doorbell";
 constexpr const char* kWakeEventSuffix = "-wake";
 
+constexpr uint32_t kWelcomeKnownFlags = kWelcomeFd | kWelcomePath | kWelcomeEventWake | kWelcomeSocketWake;
+
 struct Welcome {
   uint32_t magic;
   uint32_t error;       // ConnectError
-  uint32_t flags;
+  uint32_t flags;       // what the server granted, nothing else
   uint32_t worker_pid;
   uint64_t shm_size;
   char path[256];       // kWelcomePath: Linux path of the shared memory file
   char message[256];
+  // Version 3. A refusal's error and message stay where version 2 had them, so an
+  // older guest still reads why it was refused.
+  uint32_t version;     // the transport version the server chose for this context
+  uint32_t reserved;    // 0
 };
+constexpr size_t kWelcomeVersion2Bytes = offsetof(Welcome, version);
 
 // Bytes on the connection socket after the handshake.
 constexpr uint8_t kMappedAck = 'M';   // guest → server: path mapped, unlink it
 constexpr uint8_t kDoorbell  = 'D';   // guest → host: work published while idle
 constexpr uint8_t kWakeByte  = 'W';   // host → guest: a reply slot it waits on completed
+
+// The version both sides speak, or 0 when their ranges do not meet. A Hello without
+// min_version (a version-2 guest) speaks exactly `version`.
+inline uint32_t negotiate_version(const Hello& h) {
+  const uint32_t guest_min = h.min_version ? h.min_version : h.version;
+  if (guest_min > h.version)
+    return 0;
+  const uint32_t chosen = h.version < kVersion ? h.version : kVersion;
+  return chosen >= guest_min && chosen >= kMinVersion ? chosen : 0;
+}
+
+// What a server that supports `supported` (offer bits) grants of a guest's offers.
+inline uint32_t granted_offers(const Hello& h, uint32_t supported) {
+  return h.flags & kHelloOfferMask & kHelloKnownOffers & supported;
+}
 
 inline Geometry geometry_from_hello(const Hello& h) {
   Geometry g;

@@ -52,6 +52,7 @@ enum class ConnectError : uint32_t {
   PushSlots       = 8,
   TooManyContexts = 9,
   ServerError     = 10, // the server could not create shared memory or a worker
+  UnsupportedFeature = 11, // the guest requires a Hello feature (flag bits 16..31) this server does not know
 };
 
 const char* connect_error_name(ConnectError error);
