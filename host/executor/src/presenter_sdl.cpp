@@ -24,7 +24,8 @@ std::string sdlError(const char* what) { return std::string(what) + " failed: " 
 
 class SdlWindow final : public PresentWindow {
 public:
-  explicit SdlWindow(SDL_Window* window) : m_window(window), m_swapchain(reinterpret_cast<HWND>(window)) {}
+  explicit SdlWindow(SDL_Window* window)
+      : m_window(window), m_swapchain(reinterpret_cast<HWND>(window), [] { SDL_PumpEvents(); }) {}
   ~SdlWindow() override {
     m_swapchain.release();
     if (m_texture) SDL_DestroyTexture(m_texture);

@@ -2,6 +2,7 @@
 // reaches the window by a GPU copy on the device that rendered it, so a presented frame
 // costs no CPU copy (PresentCopy::Cpu is the read-back-and-upload baseline).
 #include <cstdio>
+#include <thread>
 
 #include "presenter_window.h"
 #include "records.h"
@@ -71,6 +72,43 @@ std::string BackendSwapchain::create(DeviceState& device, const D3D11_TEXTURE2D_
   m_width = desc.Width;
   m_height = desc.Height;
   m_format = desc.Format;
+  return presentBlackAndSettle(device);
+}
+
+// The backend finishes setting up a new swapchain's window on its first present, and the
+// window system may act on that later, on the window's thread. Under Wine, wined3d's first
+// present (on its command-stream thread) makes winex11 create the window's GL drawable
+// (create_client_window), which hands the window a frame change (WindowPosChanged,
+// SWP_FRAMECHANGED) that its thread handles at its next message pump; if a frame was already
+// on the screen then, the window shows black from then on until the next present. So the
+// first frame of a presenter window was lost whenever wined3d's thread presented before the
+// window's pump ran, and the second one when it presented just after (PresenterTest failed
+// under CI that way, both paths, about one run in three here). A new swapchain therefore
+// presents one black frame, waits until the backend has executed that present and lets the
+// window handle what it caused, before any guest frame is shown.
+std::string BackendSwapchain::presentBlackAndSettle(DeviceState& device) {
+  ID3D11Texture2D* target = nullptr;
+  HRESULT hr = m_swapchain->GetBuffer(0, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&target));
+  if (FAILED(hr)) return hresultText("IDXGISwapChain::GetBuffer", hr);
+  ID3D11RenderTargetView* view = nullptr;
+  hr = device.device->CreateRenderTargetView(target, nullptr, &view);
+  target->Release();
+  if (FAILED(hr)) return hresultText("CreateRenderTargetView(swapchain buffer)", hr);
+  const float black[4] = {0, 0, 0, 1};
+  device.immediate->ClearRenderTargetView(view, black);
+  view->Release();
+  hr = m_swapchain->Present(0, 0);
+  if (FAILED(hr)) return hresultText("IDXGISwapChain::Present", hr);
+  D3D11_QUERY_DESC queryDesc = {D3D11_QUERY_EVENT, 0};
+  ID3D11Query* presented = nullptr;
+  hr = device.device->CreateQuery(&queryDesc, &presented);
+  if (FAILED(hr)) return hresultText("CreateQuery(EVENT)", hr);
+  device.immediate->End(presented);
+  BOOL done = FALSE;
+  while ((hr = device.immediate->GetData(presented, &done, sizeof(done), 0)) == S_FALSE) std::this_thread::yield();
+  presented->Release();
+  if (FAILED(hr)) return hresultText("GetData(EVENT) after the first present", hr);
+  if (m_settleWindow) m_settleWindow();
   return {};
 }
 

@@ -35,7 +35,7 @@ bool registerClass() {
 
 class Win32Window final : public PresentWindow {
 public:
-  explicit Win32Window(HWND window) : m_window(window), m_swapchain(window) {}
+  explicit Win32Window(HWND window) : m_window(window), m_swapchain(window, [this] { pumpMessages(); }) {}
   ~Win32Window() override {
     m_swapchain.release();
     DestroyWindow(m_window);

@@ -7,6 +7,7 @@
 // shows frames read back into memory (showPixels: CPU copies).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,7 +34,10 @@ enum class PresentCopy { Gpu, Cpu };
 // A swapchain of a backend device for a native window (HWND; DXVK-native: an SDL_Window*).
 class BackendSwapchain {
 public:
-  explicit BackendSwapchain(HWND window) : m_window(window) {}
+  // `settleWindow` handles the window's pending window-system events (the owner's message
+  // pump); called once a new swapchain's first present has completed (see create()).
+  BackendSwapchain(HWND window, std::function<void()> settleWindow)
+      : m_window(window), m_settleWindow(std::move(settleWindow)) {}
   ~BackendSwapchain() { release(); }
   BackendSwapchain(const BackendSwapchain&) = delete;
   BackendSwapchain& operator=(const BackendSwapchain&) = delete;
@@ -46,8 +50,10 @@ public:
 
 private:
   std::string create(DeviceState& device, const D3D11_TEXTURE2D_DESC& desc);
+  std::string presentBlackAndSettle(DeviceState& device);
 
   HWND m_window;
+  std::function<void()> m_settleWindow;
   ID3D11Device* m_device = nullptr;     // the device m_swapchain belongs to (referenced)
   IDXGISwapChain* m_swapchain = nullptr;
   ID3D11Texture2D* m_staging = nullptr;  // PresentCopy::Cpu's readback texture
