@@ -369,6 +369,45 @@ int mutexConsumer(HANDLE textureHandle, int rounds) {
   return 0;
 }
 
+// Opens the parent's texture, shares one of its own (its handle in observed[2]), reports
+// (observed[1]); once the parent's worker was killed (signalled[1]) checks that the texture
+// still works and the parent's fence no longer opens.
+int survivor(HANDLE textureHandle, HANDLE fenceHandle, DWORD parentPid) {
+  HANDLE boardMapping = nullptr;
+  Board* board = openBoard(parentPid, &boardMapping);
+  CHILD_CHECK(board, 2, "no board");
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  ID3D11Texture2D* texture = nullptr;
+  HRESULT hr = d.device->OpenSharedResource(textureHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 4, "OpenSharedResource: 0x%08lx", hr);
+  std::string why = checkTexture(d.device, d.context, texture, 6);
+  CHILD_CHECK(why.empty(), 5, "the parent's texture: %s", why.c_str());
+  D3D11_TEXTURE2D_DESC desc = {16, 16, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                               D3D11_BIND_SHADER_RESOURCE, 0, D3D11_RESOURCE_MISC_SHARED};
+  ID3D11Texture2D* own = nullptr;
+  CHILD_CHECK(d.device->CreateTexture2D(&desc, nullptr, &own) == S_OK, 6, "CreateTexture2D");
+  IDXGIResource* ownResource = nullptr;
+  CHILD_CHECK(own->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&ownResource)) == S_OK, 7, "QI");
+  HANDLE ownHandle = nullptr;
+  CHILD_CHECK(ownResource->GetSharedHandle(&ownHandle) == S_OK, 8, "GetSharedHandle");
+  board->observed[2] = LONGLONG(uintptr_t(ownHandle));
+  board->observed[1] = 1;
+  for (int i = 0; i < 6000 && !board->signalled[1]; i++) Sleep(10);
+  CHILD_CHECK(board->signalled[1], 9, "the parent never said go on");
+  fillTexture(d.context, texture, 7);
+  why = checkTexture(d.device, d.context, texture, 7);
+  CHILD_CHECK(why.empty(), 10, "after the kill: %s", why.c_str());
+  void* out = nullptr;
+  hr = d.device->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), &out);
+  CHILD_CHECK(hr == E_INVALIDARG, 11, "OpenSharedFence of the dead worker's fence: 0x%08lx", hr);
+  ownResource->Release();
+  own->Release();
+  texture->Release();
+  d.context->Flush();
+  return 0;
+}
+
 // A GPU Wait on a value nobody signals: the host removes this device after its timeout.
 int hungWait() {
   Device d;
@@ -397,6 +436,7 @@ int runChild(int argc, char** argv) {
     return fenceConsumer(parseHandle(argv[3]), parseHandle(argv[4]), parseHandle(argv[5]), DWORD(std::atoi(argv[6])));
   if (role == "mutex-consumer" && argc >= 5) return mutexConsumer(parseHandle(argv[3]), std::atoi(argv[4]));
   if (role == "hung-wait") return hungWait();
+  if (role == "survivor" && argc >= 6) return survivor(parseHandle(argv[3]), parseHandle(argv[4]), DWORD(std::atoi(argv[5])));
   std::printf("child: unknown role %s\n", role.c_str());
   return 1;
 }
@@ -674,6 +714,77 @@ TEST_F(Sharing, AHungWaitRemovesOnlyThatDevice) {
   ID3D11Texture2D* texture = sharedTexture(0, 1, 1);
   fillTexture(d.context, texture, 4);
   EXPECT_EQ(checkTexture(d.device, d.context, texture, 4), "");
+  texture->Release();
+}
+
+TEST_F(Sharing, AKilledWorkersEntriesAreTakenBackByTheServer) {
+  // This process's worker shares a fence only it holds and a texture that a child (another
+  // guest process: another worker) opens; the child shares a texture of its own. This
+  // process's worker is killed (no clean-up runs in it): the server takes back exactly its
+  // references, and the child goes on with what it holds.
+  ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED, 1, 1);
+  ASSERT_TRUE(texture);
+  fillTexture(d.context, texture, 6);
+  IDXGIResource* resource = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&resource)), S_OK);
+  HANDLE textureHandle = nullptr;
+  ASSERT_EQ(resource->GetSharedHandle(&textureHandle), S_OK);
+  ID3D11Fence* fence = nullptr;
+  ASSERT_EQ(d.device->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
+  HANDLE fenceHandle = nullptr;
+  ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle), S_OK);
+  d.context->Flush();
+
+  HANDLE boardMapping = nullptr;
+  Board* board = openBoard(GetCurrentProcessId(), &boardMapping);
+  ASSERT_TRUE(board);
+  std::memset(const_cast<Board*>(board), 0, sizeof(Board));
+  HANDLE child = startChild("survivor " + hex(textureHandle) + " " + hex(fenceHandle));
+  ASSERT_TRUE(child);
+  for (int i = 0; i < 6000 && !board->observed[1]; i++) Sleep(10);
+  ASSERT_EQ(board->observed[1], 1) << "the child never opened the texture";
+  const uint64_t fenceEntry = uint64_t(uintptr_t(fenceHandle)), textureEntry = uint64_t(uintptr_t(textureHandle)),
+                 bystanderEntry = uint64_t(board->observed[2]);
+
+  auto reg = registry();
+  ASSERT_TRUE(reg);
+  ASSERT_EQ(reg->holders(fenceEntry).size(), 1u);
+  ASSERT_EQ(reg->holders(textureEntry).size(), 2u);
+  ASSERT_EQ(reg->holders(bystanderEntry).size(), 1u);
+  const npt::sharing::ProcessIdentity victim = reg->holders(fenceEntry)[0];
+  ASSERT_NE(victim.pid, GetCurrentProcessId());   // a worker process, not this guest
+
+  HANDLE worker = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, victim.pid);
+  ASSERT_TRUE(worker) << "worker " << victim.pid;
+  ASSERT_TRUE(TerminateProcess(worker, 9));
+  WaitForSingleObject(worker, 10000);
+  CloseHandle(worker);
+  // The server's supervisor sees the worker die and reclaims; nobody opens the registry
+  // meanwhile (an opener would reclaim too).
+  npt::sharing::EntryInfo info;
+  const ULONGLONG start = GetTickCount64();
+  while (reg->lookup(fenceEntry, info) == npt::sharing::LookupError::Ok && GetTickCount64() - start < 30000) Sleep(20);
+  EXPECT_EQ(reg->lookup(fenceEntry, info), npt::sharing::LookupError::NotShared) << "the dead worker's fence stayed";
+  std::printf("the server took back the killed worker's entries after %llu ms\n",
+              static_cast<unsigned long long>(GetTickCount64() - start));
+  // The texture the child also holds stays, now held by the child's worker only; the
+  // child's own entry is untouched.
+  EXPECT_EQ(reg->lookup(textureEntry, info), npt::sharing::LookupError::Ok);
+  ASSERT_EQ(reg->holders(textureEntry).size(), 1u);
+  EXPECT_NE(reg->holders(textureEntry)[0].pid, victim.pid);
+  EXPECT_EQ(reg->lookup(bystanderEntry, info), npt::sharing::LookupError::Ok);
+  // The child checks that it goes on working and that the dead worker's fence no longer
+  // opens, then lets everything go: the texture's entry is freed then (its count was right).
+  board->signalled[1] = 1;
+  EXPECT_EQ(finishChild(child, 4 * kPatienceMs), 0u);
+  const ULONGLONG released = GetTickCount64();
+  while (reg->lookup(textureEntry, info) == npt::sharing::LookupError::Ok && GetTickCount64() - released < 30000) Sleep(20);
+  EXPECT_EQ(reg->lookup(textureEntry, info), npt::sharing::LookupError::NotShared);
+  EXPECT_EQ(reg->lookup(bystanderEntry, info), npt::sharing::LookupError::NotShared);
+  UnmapViewOfFile(const_cast<Board*>(board));
+  CloseHandle(boardMapping);
+  fence->Release();
+  resource->Release();
   texture->Release();
 }
 

@@ -221,7 +221,7 @@ std::unique_ptr<Registry> Registry::open(const std::string& instance, std::strin
   std::random_device random;
   do registry->m_lockToken = random(); while (registry->m_lockToken == 0);
   // Whatever a killed worker left behind is taken back by the next context that opens it.
-  if (!created) registry->reclaimDeadHolders();
+  if (create && !created) registry->reclaimDeadHolders();
   return registry;
 }
 
@@ -440,6 +440,15 @@ std::atomic<uint32_t>& Registry::syncEpoch() const { return m_header->syncEpoch;
 void Registry::waitForSyncEpoch(uint32_t seen, uint32_t timeoutUs) const {
   if (m_header->syncEpoch.load(std::memory_order_seq_cst) != seen) return;
   transport::address_wait(reinterpret_cast<const uint32_t*>(&m_header->syncEpoch), seen, timeoutUs);
+}
+
+std::vector<ProcessIdentity> Registry::holders(uint64_t handle) const {
+  std::vector<ProcessIdentity> result;
+  if (EntryRecord* e = entry(handle))
+    for (const HolderRecord& h : e->holders)
+      if (const uint32_t pid = h.pid.load(std::memory_order_relaxed))
+        result.push_back(ProcessIdentity{pid, h.started.load(std::memory_order_relaxed)});
+  return result;
 }
 
 Reclaimed Registry::reclaimDeadHolders() {

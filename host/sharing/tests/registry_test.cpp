@@ -428,6 +428,12 @@ TEST(SharingRegistry, AKilledWorkersEntriesComeBackOthersStay) {
   ASSERT_EQ(parent->lookup(own, info), LookupError::Ok);
   // The parent holds the child's shared texture too: it must outlive the child.
   ASSERT_EQ(parent->acquireReference(shared, Kind::Texture2D, false, info), LookupError::Ok);
+  ASSERT_EQ(parent->holders(own).size(), 1u);
+  const ProcessIdentity childIdentity = parent->holders(own)[0];
+  EXPECT_NE(childIdentity, currentProcess());
+  EXPECT_TRUE(processAlive(childIdentity));
+  EXPECT_EQ(parent->holders(shared).size(), 2u);
+  EXPECT_EQ(parent->holders(mine).size(), 2u);
   EXPECT_EQ(parent->liveEntries(), 5u);
   EXPECT_EQ(parent->tryAcquireKeyedMutex(mutex, 1, 0), AcquireResult::WrongKeyOrOwned);   // the child has it
 
@@ -437,6 +443,7 @@ TEST(SharingRegistry, AKilledWorkersEntriesComeBackOthersStay) {
   EXPECT_EQ(parent->liveEntries(), 5u);
 
   child.kill();
+  EXPECT_FALSE(processAlive(childIdentity));
   // The next context that opens the registry (a new worker) takes back what the dead
   // one held.
   auto next = Registry::open(instance, &error);
@@ -447,6 +454,8 @@ TEST(SharingRegistry, AKilledWorkersEntriesComeBackOthersStay) {
   EXPECT_EQ(next->lookup(mine, info), LookupError::Ok);
   EXPECT_EQ(next->lookup(bystander, info), LookupError::Ok);
   EXPECT_EQ(next->liveEntries(), 4u);
+  ASSERT_EQ(next->holders(shared).size(), 1u);
+  EXPECT_EQ(next->holders(shared)[0], currentProcess());
   // Its keyed mutex is abandoned, as Windows reports a mutex whose owner died.
   EXPECT_EQ(parent->tryAcquireKeyedMutex(mutex, 1, 0), AcquireResult::Abandoned);
   // Nothing more to take back.

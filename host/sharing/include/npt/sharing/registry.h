@@ -118,8 +118,8 @@ public:
 
   // Opens the instance's registry, creating it if needed (create false: null without an
   // error when there is none). Null (error set) when the section cannot be created or
-  // holds something else. Opening an existing registry reclaims the references of
-  // processes that died holding them.
+  // holds something else. Opening an existing registry with create (what contexts do)
+  // reclaims the references of processes that died holding them.
   static std::unique_ptr<Registry> open(const std::string& instance, std::string* error, bool create = true);
 
   ~Registry();
@@ -144,6 +144,9 @@ public:
   // (the next AcquireSync answers WAIT_ABANDONED). Called by `open`, by `create` when the
   // table is full, and by the server when a worker dies.
   Reclaimed reclaimDeadHolders();
+  // The processes holding references to a live entry (diagnostics, tests); empty for a
+  // handle that is not live. A snapshot: the words may change meanwhile.
+  std::vector<ProcessIdentity> holders(uint64_t handle) const;
   // The handle of a named live entry, or 0.
   uint64_t findByName(const char16_t* name);
 
