@@ -1,5 +1,6 @@
 #include "presenter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -72,7 +73,7 @@ void Presenter::release() {
   for (ID3D11Query*& query : m_frameQueries) releaseAndClear(query);
   m_frameQueries.clear();
   m_device.reset();
-  m_window.reset();
+  m_windows.clear();
 }
 
 void Executor::presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) {
@@ -148,35 +149,68 @@ void Presenter::present(ObjectId texture, uint32_t interval, uint32_t flags) {
   D3D11_TEXTURE2D_DESC desc = {};
   backBuffer->GetDesc(&desc);
 
+  PresentWindow* window = nullptr;
   if (m_mode == PresentMode::Window && !m_windowFailed) {
-    std::string why;
-    if (!m_window) m_window = openPresentWindow(&why);
-    if (m_window) why = m_window->show(device, backBuffer, desc, interval, m_copy, m_stats);
-    if (!why.empty() && m_window) {
+    showInWindow(texture, device, backBuffer, desc, interval);
+    for (WindowSlot& slot : m_windows)
+      if (slot.backBuffer == texture) window = slot.window.get();
+  } else {
+    device.immediate->Flush();
+  }
+  if (ID3D11Query* query = m_frameQueries[(m_stats.frames - 1) % kFrameLatency]) device.immediate->End(query);
+  if (m_log || !m_captureDir.empty()) logFrame(device, texture, backBuffer, desc, interval, flags, window);
+}
+
+void Presenter::showInWindow(ObjectId texture, DeviceState& device, ID3D11Texture2D* backBuffer,
+                             const D3D11_TEXTURE2D_DESC& desc, uint32_t interval) {
+  std::string why;
+  WindowSlot* slot = windowFor(texture, &why);
+  if (slot) {
+    slot->width = desc.Width;
+    why = slot->window->show(device, backBuffer, desc, interval, m_copy, m_stats);
+    if (!why.empty()) {
       // No backend swapchain for this frame: the frame goes through memory instead.
       std::vector<uint8_t> rgba;
       std::string readWhy = readBackRgba(device, backBuffer, desc, rgba);
       if (readWhy.empty()) {
         m_stats.cpuCopies++;
-        readWhy = m_window->showPixels(rgba, desc.Width, desc.Height, m_stats);
+        readWhy = slot->window->showPixels(rgba, desc.Width, desc.Height, m_stats);
       }
       if (!readWhy.empty()) why += "; " + readWhy;
       else why.clear();
     }
-    if (!why.empty()) {
-      m_executor.log("present: window: %s; presenting headless from now on", why.c_str());
-      m_windowFailed = true;
-      m_window.reset();
-    }
-  } else {
-    device.immediate->Flush();
   }
-  if (ID3D11Query* query = m_frameQueries[(m_stats.frames - 1) % kFrameLatency]) device.immediate->End(query);
-  if (m_log || !m_captureDir.empty()) logFrame(device, texture, backBuffer, desc, interval, flags);
+  if (!why.empty()) {
+    m_executor.log("present: window: %s; presenting headless from now on", why.c_str());
+    m_windowFailed = true;
+    m_windows.clear();
+  }
+}
+
+Presenter::WindowSlot* Presenter::windowFor(ObjectId backBuffer, std::string* why) {
+  closeWindowsOfDestroyedBuffers();
+  for (WindowSlot& slot : m_windows)
+    if (slot.backBuffer == backBuffer) return &slot;
+  int left = 0;
+  for (const WindowSlot& slot : m_windows) left = std::max(left, slot.left + int(slot.width));
+  std::unique_ptr<PresentWindow> window = openPresentWindow(left, why);
+  if (!window) return nullptr;
+  m_windows.push_back(WindowSlot{backBuffer, left, 0, std::move(window)});
+  return &m_windows.back();
+}
+
+void Presenter::closeWindowsOfDestroyedBuffers() {
+  // A quiet table lookup (a few per present): a destroyed id is no error here, only a
+  // swapchain the guest released.
+  std::erase_if(m_windows, [this](const WindowSlot& slot) {
+    objects::ObjectInfo* info = nullptr;
+    return !m_executor.m_table.lookup(slot.backBuffer, InterfaceId::ID3D11Texture2D, &info).ok();
+  });
 }
 
 void Presenter::logFrame(DeviceState& device, ObjectId texture, ID3D11Texture2D* backBuffer,
-                         const D3D11_TEXTURE2D_DESC& desc, uint32_t interval, uint32_t flags) {
+                         const D3D11_TEXTURE2D_DESC& desc, uint32_t interval, uint32_t flags,
+                         PresentWindow* window) {
   // Diagnostics, not part of presenting: these readbacks are not in the copy counters.
   std::vector<uint8_t> rgba;
   std::string why = readBackRgba(device, backBuffer, desc, rgba);
@@ -196,8 +230,8 @@ void Presenter::logFrame(DeviceState& device, ObjectId texture, ID3D11Texture2D*
     for (size_t i = 3; i < opaque.size(); i += 4) opaque[i] = 255;
     uint32_t width = 0, height = 0;
     bool read = false;
-    for (int attempt = 0; m_window && attempt < 500; attempt++) {
-      read = m_window->readScreen(shown, &width, &height).empty();
+    for (int attempt = 0; window && attempt < 500; attempt++) {
+      read = window->readScreen(shown, &width, &height).empty();
       if (!read || shown == opaque) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }

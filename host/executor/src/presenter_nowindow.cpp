@@ -4,7 +4,7 @@
 
 namespace npt::executor {
 
-std::unique_ptr<PresentWindow> openPresentWindow(std::string* why) {
+std::unique_ptr<PresentWindow> openPresentWindow(int, std::string* why) {
   *why = "this server was built without SDL2 (libsdl2-dev)";
   return nullptr;
 }

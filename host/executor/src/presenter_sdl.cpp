@@ -1,4 +1,4 @@
-// NPT_PRESENT=window in the native Linux server: an SDL2 window per context (the worker
+// NPT_PRESENT=window in the native Linux server: an SDL2 window per guest swapchain (the worker
 // process owns it). With DXVK-native the backend swapchain is created for the window
 // itself: DXVK-native's WSI takes an SDL_Window* where Windows takes an HWND, so frames
 // arrive by a GPU copy as in the Windows server. Frames from memory (no backend
@@ -124,15 +124,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PresentWindow> openPresentWindow(std::string* why) {
+std::unique_ptr<PresentWindow> openPresentWindow(int left, std::string* why) {
   if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
     *why = sdlError("SDL_InitSubSystem(VIDEO)");
     return nullptr;
   }
   // DXVK-native's SDL2 surface needs a Vulkan-capable window; drivers without Vulkan
   // (dummy, offscreen) get a plain one, shown from memory.
-  SDL_Window* window = SDL_CreateWindow("Neptune", 0, 0, 64, 64, SDL_WINDOW_SHOWN | SDL_WINDOW_VULKAN);
-  if (!window) window = SDL_CreateWindow("Neptune", 0, 0, 64, 64, SDL_WINDOW_SHOWN);
+  SDL_Window* window = SDL_CreateWindow("Neptune", left, 0, 64, 64, SDL_WINDOW_SHOWN | SDL_WINDOW_VULKAN);
+  if (!window) window = SDL_CreateWindow("Neptune", left, 0, 64, 64, SDL_WINDOW_SHOWN);
   if (!window) {
     *why = sdlError("SDL_CreateWindow");
     SDL_QuitSubSystem(SDL_INIT_VIDEO);

@@ -1,5 +1,5 @@
 // NPT_PRESENT=window in the Windows server (and under Wine, where the window is an X11
-// window of Xvfb in CI): one Win32 window per context, owned by the context's thread,
+// window of Xvfb in CI): one Win32 window per guest swapchain, owned by the context's thread,
 // which pumps its messages at every present. Frames arrive through a swapchain of the
 // backend device (GPU copy). readScreen reads the pixels back through GDI from the
 // screen, i.e. what the window system shows, not what the presenter meant to show.
@@ -139,12 +139,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PresentWindow> openPresentWindow(std::string* why) {
+std::unique_ptr<PresentWindow> openPresentWindow(int left, std::string* why) {
   if (!registerClass()) {
     *why = "RegisterClass failed (" + std::to_string(GetLastError()) + ")";
     return nullptr;
   }
-  HWND window = CreateWindowExW(0, kClassName, L"Neptune", WS_POPUP | WS_VISIBLE, 0, 0, 64, 64,
+  HWND window = CreateWindowExW(0, kClassName, L"Neptune", WS_POPUP | WS_VISIBLE, left, 0, 64, 64,
                                 nullptr, nullptr, GetModuleHandleW(nullptr), nullptr);
   if (!window) {
     *why = "CreateWindow failed (" + std::to_string(GetLastError()) + ")";

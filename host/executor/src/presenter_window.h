@@ -78,8 +78,9 @@ public:
   virtual void releaseBackend() = 0;
 };
 
-// The platform's window (created hidden-free, titled "Neptune"), or null and why not.
-std::unique_ptr<PresentWindow> openPresentWindow(std::string* why);
+// The platform's window (shown, titled "Neptune", its left edge at screen x `left`, top 0),
+// or null and why not.
+std::unique_ptr<PresentWindow> openPresentWindow(int left, std::string* why);
 
 // Reads subresource 0 of an 8-bit RGBA/BGRA single-sampled texture back as tightly packed
 // RGBA (BGRA swizzled). One CPU copy. Empty or why not.

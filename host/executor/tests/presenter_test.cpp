@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cwchar>
 
 #include "device_fixture.h"
 #include "../src/presenter.h"
@@ -113,6 +114,76 @@ TEST_F(PresenterTest, CpuCopyPathCountsTwoCopiesPerFrame) {
                            " window 64x48 checksum " + checksums[frame];
     EXPECT_TRUE(h.logContains(expected)) << "frame " << frame + 1 << ": " << expected << "\nlog:\n" << logText(h);
   }
+  EXPECT_FALSE(h.logContains("headless from now on"));
+}
+
+// Visible presenter windows of this process.
+int presenterWindowCount() {
+  struct Count {
+    static BOOL CALLBACK visit(HWND window, LPARAM counter) {
+      DWORD process = 0;
+      GetWindowThreadProcessId(window, &process);
+      wchar_t name[64] = {};
+      GetClassNameW(window, name, 64);
+      if (process == GetCurrentProcessId() && IsWindowVisible(window) && wcscmp(name, L"NeptunePresenter") == 0)
+        ++*reinterpret_cast<int*>(counter);
+      return TRUE;
+    }
+  };
+  int count = 0;
+  EnumWindows(Count::visit, reinterpret_cast<LPARAM>(&count));
+  return count;
+}
+
+TEST_F(PresenterTest, EachSwapchainHasItsOwnWindow) {
+  std::string why;
+  if (!backendAvailable(&why)) GTEST_SKIP() << why;
+  PresentEnvironment environment("window", "");
+  Harness h;
+  protocol::ObjectId device = 0, context = 0;
+  ASSERT_EQ(h.createDevice(&device, &context), S_OK);
+  // Two guest swapchains' back buffers of different sizes, presented in turns.
+  struct BackBuffer {
+    uint32_t width, height;
+    protocol::ObjectId id;
+  } a{64, 48, h.newId()}, b{40, 24, h.newId()}, c{32, 32, h.newId()};
+  for (BackBuffer* buffer : {&a, &b, &c}) {
+    D3D11_TEXTURE2D_DESC desc = {buffer->width, buffer->height, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0},
+                                 D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0, 0};
+    ASSERT_TRUE(protocol::encode_ID3D11Device_CreateTexture2D(h.w(), device, &desc, 0, nullptr, buffer->id));
+  }
+  std::vector<std::string> expected;
+  auto present = [&](const BackBuffer& buffer, uint8_t blue) {
+    std::vector<uint8_t> pixels = gradient(buffer.width, buffer.height, blue);
+    NPT_BULK_REF ref = h.stage(0, pixels.data(), uint32_t(pixels.size()));
+    protocol::Payload data = protocol::Payload::bulkRef({ref.Region, ref.Offset, ref.Size});
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_UpdateSubresource(h.w(), context, buffer.id, 0, nullptr, data,
+                                                                        buffer.width * 4, 0));
+    ASSERT_TRUE(protocol::encode_PresentBuffer(h.w(), buffer.id, 0, 0));
+    h.runOk();
+    // The frame, no CPU copy, and the screen shows exactly it in a window of the buffer's size.
+    const std::string size = std::to_string(buffer.width) + "x" + std::to_string(buffer.height);
+    expected.push_back("texture " + std::to_string(buffer.id) + " " + size + " interval 0 flags 0x0 checksum " +
+                       checksumText(pixels) + " cpu-copies 0 window " + size + " checksum " + checksumText(pixels));
+  };
+  present(a, 40);
+  present(b, 90);
+  present(a, 200);
+  present(b, 140);
+  ASSERT_FALSE(h.executor().isFatal()) << h.executor().fatalError().message;
+  for (size_t frame = 0; frame < expected.size(); frame++)
+    EXPECT_TRUE(h.logContains("present: frame " + std::to_string(frame + 1) + " " + expected[frame]))
+        << "frame " << frame + 1 << ": " << expected[frame] << "\nlog:\n" << logText(h);
+  EXPECT_EQ(presenterWindowCount(), 2);
+
+  // The guest releases swapchain A: its window closes at the next present; C gets its own.
+  h.w().u32(protocol::packHeader(protocol::OpDestroyObject, 2));
+  h.w().u32(a.id);
+  h.runOk();
+  present(c, 70);
+  EXPECT_TRUE(h.logContains("present: frame 5 " + expected[4])) << expected[4] << "\nlog:\n" << logText(h);
+  EXPECT_EQ(presenterWindowCount(), 2);
+  EXPECT_FALSE(h.executor().isFatal());
   EXPECT_FALSE(h.logContains("headless from now on"));
 }
 
