@@ -19,6 +19,65 @@ struct ViewRange {
   uint32_t elementCount = 0;
 };
 
+// The view descs name their per-dimension members alike (RTV/DSV/UAV: MipSlice, SRV:
+// MostDetailedMip/MipLevels; arrays add FirstArraySlice/ArraySize): one reader per shape.
+template <typename Member>
+ViewRange oneMip(D3D11_RESOURCE_DIMENSION dimension, const Member& member) {
+  ViewRange range;
+  range.dimension = dimension;
+  range.firstMip = member.MipSlice;
+  return range;
+}
+
+template <typename Member>
+ViewRange oneMipOfSlices(D3D11_RESOURCE_DIMENSION dimension, const Member& member) {
+  ViewRange range = oneMip(dimension, member);
+  range.firstSlice = member.FirstArraySlice;
+  range.sliceCount = member.ArraySize;
+  return range;
+}
+
+template <typename Member>
+ViewRange mips(D3D11_RESOURCE_DIMENSION dimension, const Member& member) {
+  ViewRange range;
+  range.dimension = dimension;
+  range.firstMip = member.MostDetailedMip;
+  range.mipCount = member.MipLevels;
+  return range;
+}
+
+template <typename Member>
+ViewRange mipsOfSlices(D3D11_RESOURCE_DIMENSION dimension, const Member& member) {
+  ViewRange range = mips(dimension, member);
+  range.firstSlice = member.FirstArraySlice;
+  range.sliceCount = member.ArraySize;
+  return range;
+}
+
+ViewRange multisampled2D() {
+  ViewRange range;
+  range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
+  range.multisampled = true;
+  return range;
+}
+
+template <typename Member>
+ViewRange multisampled2DSlices(const Member& member) {
+  ViewRange range = multisampled2D();
+  range.firstSlice = member.FirstArraySlice;
+  range.sliceCount = member.ArraySize;
+  return range;
+}
+
+// RTV and UAV: one mip of a 3D texture, a range of its depth (WSize -1: all remaining).
+template <typename Member>
+ViewRange oneMipOfDepth(const Member& member) {
+  ViewRange range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE3D, member);
+  range.firstSlice = member.FirstWSlice;
+  range.sliceCount = member.WSize;
+  return range;
+}
+
 Check checkRanges(const ResourceShape& resource, const ViewRange& view) {
   if (view.dimension != resource.dimension)
     return Check::reject(Rule::ViewDimension, "view dimension does not match resource dimension %u",
@@ -139,57 +198,35 @@ Check validateShaderResourceView(const ResourceShape& resource, const D3D11_SHAD
       return checkBufferElements(resource, desc->Format, desc->BufferEx.Flags & D3D11_BUFFEREX_SRV_FLAG_RAW,
                                  desc->BufferEx.FirstElement, desc->BufferEx.NumElements, false);
     case D3D11_SRV_DIMENSION_TEXTURE1D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1D.MostDetailedMip;
-      range.mipCount = desc->Texture1D.MipLevels;
+      range = mips(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1D);
       break;
     case D3D11_SRV_DIMENSION_TEXTURE1DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1DArray.MostDetailedMip;
-      range.mipCount = desc->Texture1DArray.MipLevels;
-      range.firstSlice = desc->Texture1DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture1DArray.ArraySize;
+      range = mipsOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1DArray);
       break;
     case D3D11_SRV_DIMENSION_TEXTURE2D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2D.MostDetailedMip;
-      range.mipCount = desc->Texture2D.MipLevels;
+      range = mips(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2D);
       break;
     case D3D11_SRV_DIMENSION_TEXTURE2DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2DArray.MostDetailedMip;
-      range.mipCount = desc->Texture2DArray.MipLevels;
-      range.firstSlice = desc->Texture2DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DArray.ArraySize;
+      range = mipsOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2DArray);
       break;
     case D3D11_SRV_DIMENSION_TEXTURE2DMS:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.multisampled = true;
+      range = multisampled2D();
       break;
     case D3D11_SRV_DIMENSION_TEXTURE2DMSARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.multisampled = true;
-      range.firstSlice = desc->Texture2DMSArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DMSArray.ArraySize;
+      range = multisampled2DSlices(desc->Texture2DMSArray);
       break;
     case D3D11_SRV_DIMENSION_TEXTURE3D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE3D;
-      range.firstMip = desc->Texture3D.MostDetailedMip;
-      range.mipCount = desc->Texture3D.MipLevels;
+      range = mips(D3D11_RESOURCE_DIMENSION_TEXTURE3D, desc->Texture3D);
       range.sliceCount = UINT32_MAX;   // an SRV sees the whole depth
       break;
     case D3D11_SRV_DIMENSION_TEXTURECUBE:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
+      range = mips(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->TextureCube);
       range.cube = true;
-      range.firstMip = desc->TextureCube.MostDetailedMip;
-      range.mipCount = desc->TextureCube.MipLevels;
       range.sliceCount = 6;
       break;
     case D3D11_SRV_DIMENSION_TEXTURECUBEARRAY: {
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
+      range = mips(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->TextureCubeArray);
       range.cube = true;
-      range.firstMip = desc->TextureCubeArray.MostDetailedMip;
-      range.mipCount = desc->TextureCubeArray.MipLevels;
       range.firstSlice = desc->TextureCubeArray.First2DArrayFace;
       const uint64_t faces = uint64_t(desc->TextureCubeArray.NumCubes) * 6;
       if (desc->TextureCubeArray.NumCubes == 0 || faces + range.firstSlice > resource.arraySize)
@@ -217,47 +254,31 @@ Check validateRenderTargetView(const ResourceShape& resource, const D3D11_RENDER
     return Check::pass();
   }
   ViewRange range;
-  range.mipCount = 1;
   switch (desc->ViewDimension) {
     case D3D11_RTV_DIMENSION_BUFFER:
       range.dimension = D3D11_RESOURCE_DIMENSION_BUFFER;
       NPT_CHECK(checkRanges(resource, range));
       return checkBufferElements(resource, desc->Format, false, desc->Buffer.FirstElement, desc->Buffer.NumElements, false);
     case D3D11_RTV_DIMENSION_TEXTURE1D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1D.MipSlice;
+      range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1D);
       break;
     case D3D11_RTV_DIMENSION_TEXTURE1DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1DArray.MipSlice;
-      range.firstSlice = desc->Texture1DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture1DArray.ArraySize;
+      range = oneMipOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1DArray);
       break;
     case D3D11_RTV_DIMENSION_TEXTURE2D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2D.MipSlice;
+      range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2D);
       break;
     case D3D11_RTV_DIMENSION_TEXTURE2DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2DArray.MipSlice;
-      range.firstSlice = desc->Texture2DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DArray.ArraySize;
+      range = oneMipOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2DArray);
       break;
     case D3D11_RTV_DIMENSION_TEXTURE2DMS:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.multisampled = true;
+      range = multisampled2D();
       break;
     case D3D11_RTV_DIMENSION_TEXTURE2DMSARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.multisampled = true;
-      range.firstSlice = desc->Texture2DMSArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DMSArray.ArraySize;
+      range = multisampled2DSlices(desc->Texture2DMSArray);
       break;
     case D3D11_RTV_DIMENSION_TEXTURE3D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE3D;
-      range.firstMip = desc->Texture3D.MipSlice;
-      range.firstSlice = desc->Texture3D.FirstWSlice;
-      range.sliceCount = desc->Texture3D.WSize;   // -1: all remaining
+      range = oneMipOfDepth(desc->Texture3D);
       break;
     default:
       return Check::reject(Rule::ViewDimension, "invalid RTV dimension %u", unsigned(desc->ViewDimension));
@@ -287,34 +308,22 @@ Check validateDepthStencilView(const ResourceShape& resource, const D3D11_DEPTH_
   ViewRange range;
   switch (desc->ViewDimension) {
     case D3D11_DSV_DIMENSION_TEXTURE1D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1D.MipSlice;
+      range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1D);
       break;
     case D3D11_DSV_DIMENSION_TEXTURE1DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1DArray.MipSlice;
-      range.firstSlice = desc->Texture1DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture1DArray.ArraySize;
+      range = oneMipOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1DArray);
       break;
     case D3D11_DSV_DIMENSION_TEXTURE2D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2D.MipSlice;
+      range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2D);
       break;
     case D3D11_DSV_DIMENSION_TEXTURE2DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2DArray.MipSlice;
-      range.firstSlice = desc->Texture2DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DArray.ArraySize;
+      range = oneMipOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2DArray);
       break;
     case D3D11_DSV_DIMENSION_TEXTURE2DMS:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.multisampled = true;
+      range = multisampled2D();
       break;
     case D3D11_DSV_DIMENSION_TEXTURE2DMSARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.multisampled = true;
-      range.firstSlice = desc->Texture2DMSArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DMSArray.ArraySize;
+      range = multisampled2DSlices(desc->Texture2DMSArray);
       break;
     default:
       return Check::reject(Rule::ViewDimension, "invalid DSV dimension %u", unsigned(desc->ViewDimension));
@@ -335,7 +344,6 @@ Check validateUnorderedAccessView(const ResourceShape& resource, const D3D11_UNO
     return Check::pass();
   }
   ViewRange range;
-  range.mipCount = 1;
   switch (desc->ViewDimension) {
     case D3D11_UAV_DIMENSION_BUFFER: {
       range.dimension = D3D11_RESOURCE_DIMENSION_BUFFER;
@@ -352,30 +360,19 @@ Check validateUnorderedAccessView(const ResourceShape& resource, const D3D11_UNO
       return checkBufferElements(resource, desc->Format, raw, desc->Buffer.FirstElement, desc->Buffer.NumElements, false);
     }
     case D3D11_UAV_DIMENSION_TEXTURE1D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1D.MipSlice;
+      range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1D);
       break;
     case D3D11_UAV_DIMENSION_TEXTURE1DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
-      range.firstMip = desc->Texture1DArray.MipSlice;
-      range.firstSlice = desc->Texture1DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture1DArray.ArraySize;
+      range = oneMipOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE1D, desc->Texture1DArray);
       break;
     case D3D11_UAV_DIMENSION_TEXTURE2D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2D.MipSlice;
+      range = oneMip(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2D);
       break;
     case D3D11_UAV_DIMENSION_TEXTURE2DARRAY:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
-      range.firstMip = desc->Texture2DArray.MipSlice;
-      range.firstSlice = desc->Texture2DArray.FirstArraySlice;
-      range.sliceCount = desc->Texture2DArray.ArraySize;
+      range = oneMipOfSlices(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->Texture2DArray);
       break;
     case D3D11_UAV_DIMENSION_TEXTURE3D:
-      range.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE3D;
-      range.firstMip = desc->Texture3D.MipSlice;
-      range.firstSlice = desc->Texture3D.FirstWSlice;
-      range.sliceCount = desc->Texture3D.WSize;
+      range = oneMipOfDepth(desc->Texture3D);
       break;
     default:
       return Check::reject(Rule::ViewDimension, "invalid UAV dimension %u", unsigned(desc->ViewDimension));
