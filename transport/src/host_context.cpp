@@ -48,7 +48,8 @@ HostContext::HostContext(uint8_t* base, const Geometry& g, const HostLimits& lim
   m_regions[0] = { base + g.bulk_offset(), g.bulk_size };
   m_reply_seq.assign(g.reply_slot_count, 0);
   m_push_seq.assign(g.push_slot_count, 0);
-  m_scratch.resize(g.ring_size / 2);
+  m_scratch_size = g.ring_size / 2;
+  m_scratch = std::make_unique_for_overwrite<uint8_t[]>(m_scratch_size);
 }
 
 bool HostContext::attach_region(uint32_t id, uint8_t* base, uint64_t size) {
@@ -205,9 +206,9 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
         break;
       }
       // Copy out first: the guest may rewrite the ring while we decode.
-      std::memcpy(m_scratch.data(), src, payload);
+      std::memcpy(m_scratch.get(), src, payload);
       r.tail += total;
-      if (!execute(index, m_scratch.data(), payload, h.aux))
+      if (!execute(index, m_scratch.get(), payload, h.aux))
         break;
     } else if (kind == RecordKind::Bulk) {
       BulkRef ref;
@@ -223,10 +224,12 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
         make_fatal(FatalReason::BadBulkRef);
         break;
       }
-      if (m_scratch.size() < ref.size)
-        m_scratch.resize(size_t(ref.size));
-      std::memcpy(m_scratch.data(), region->base + ref.offset, size_t(ref.size));
-      if (!execute(index, m_scratch.data(), size_t(ref.size), h.aux))
+      if (m_scratch_size < ref.size) {
+        m_scratch = std::make_unique_for_overwrite<uint8_t[]>(size_t(ref.size));
+        m_scratch_size = size_t(ref.size);
+      }
+      std::memcpy(m_scratch.get(), region->base + ref.offset, size_t(ref.size));
+      if (!execute(index, m_scratch.get(), size_t(ref.size), h.aux))
         break;
     } else if (kind == RecordKind::Wait) {
       uint64_t seq;

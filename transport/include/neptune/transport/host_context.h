@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "neptune/transport/layout.h"
@@ -110,7 +111,10 @@ private:
   std::vector<Region> m_regions;
   std::vector<uint32_t> m_reply_seq;
   std::vector<uint32_t> m_push_seq;
-  std::vector<uint8_t> m_scratch;
+  // Private copy of the record being executed. Not zero-filled: its pages become
+  // resident as commands use them, not all at once for every idle context.
+  std::unique_ptr<uint8_t[]> m_scratch;
+  size_t m_scratch_size = 0;
   std::function<void()> m_guest_waker;
   FatalReason m_fatal = FatalReason::None;
   bool m_processing = false;
