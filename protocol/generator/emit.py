@@ -1360,6 +1360,10 @@ class Emitter:
             if meth.ret != 'void':
                 out.append('  EXPECT_EQ(uint64_t(ret), uint64_t(%s(0x%x)));' % (meth.ret, meth.opcode))
         out.append('  h.expectEveryTruncationFails();')
+        out.append('  h.expectRefusals(%d);' % (meth.iface_id if meth.iface else 0))
+        out.append('  { std::vector<uint8_t> tiny(h.w.size() - 1); CommandWriter t(tiny.data(), tiny.size());')
+        out.append('    EXPECT_FALSE(encode_%s(t%s)) << "one byte short"; EXPECT_FALSE(t.ok()); }' % (
+            meth.cname, ', ' + enc_args if enc_args else ''))
         out.append('  expectMutationsSurvive(h, 0x%x + arm + (nulls ? 1000 : 0));' % meth.opcode)
         out.append('}')
         arms = self.test_arms(meth)

@@ -51,10 +51,8 @@ namespace npt::protocol {
       return res.code;
     }
 
-    // The method command is the last one in the buffer; every cut inside it
-    // must be fatal, whether the stream ends early or the header lies about
-    // the length.
-    void expectEveryTruncationFails() {
+    // Where the method command (the last one in the buffer) starts.
+    size_t methodStart() const {
       size_t total = w.size();
       size_t start = 0;
       while (true) {
@@ -63,6 +61,59 @@ namespace npt::protocol {
         if (start + n >= total) break;
         start += n;
       }
+      return start;
+    }
+
+    // Decodes `bytes` against the handle table as it was before the round trip;
+    // a refused stream must not have dispatched anything.
+    ErrorCode decodeWith(const std::vector<uint8_t>& bytes, const HandleTable& handles) {
+      DecodeContext c(256u << 10);
+      c.handles = handles;
+      RecordingDispatch r;
+      StreamDecoder dec(c, r);
+      DecodeResult res = dec.decode(bytes.data(), bytes.size());
+      if (res.code != ErrorCode::Ok && !r.calls.empty())
+        ADD_FAILURE() << "a refused command was dispatched: " << r.calls.back();
+      return res.code;
+    }
+
+    // The refusals every method command shares: a word beyond its arguments
+    // (TrailingBytes); for interface methods, no selected object
+    // (NoObjectSelected) and a selected object of an interface that does not
+    // implement the method's (WrongObjectType).
+    void expectRefusals(uint16_t selfIface) {
+      const size_t start = methodStart(), total = w.size();
+      std::vector<uint8_t> longer(buffer.begin(), buffer.begin() + total);
+      longer.resize(total + 4, 0);
+      uint32_t h; std::memcpy(&h, longer.data() + start, 4);
+      h = packHeader(headerOpcode(h), uint16_t(headerWords(h) + 1));
+      std::memcpy(longer.data() + start, &h, 4);
+      EXPECT_EQ(decodeWith(longer, before), ErrorCode::TrailingBytes);
+      if (!selfIface) return;
+
+      std::vector<uint8_t> alone(buffer.begin() + start, buffer.begin() + total);
+      EXPECT_EQ(decodeWith(alone, before), ErrorCode::NoObjectSelected);
+
+      uint16_t other = 0;
+      for (uint16_t i = 2; i < kInterfaceCount && !other; i++)
+        if (interfaceName(i) && !interfaceAccepts(i, selfIface)) other = i;
+      ASSERT_NE(other, 0u);
+      HandleTable handles = before;
+      const ObjectId stranger = 0xfff000;
+      ASSERT_EQ(handles.create(stranger, other), ErrorCode::Ok);
+      std::vector<uint8_t> wrong(8);
+      uint32_t select[2] = { packHeader(OpSelectObject, 2), stranger };
+      std::memcpy(wrong.data(), select, 8);
+      wrong.insert(wrong.end(), alone.begin(), alone.end());
+      EXPECT_EQ(decodeWith(wrong, handles), ErrorCode::WrongObjectType) << interfaceName(other);
+    }
+
+    // The method command is the last one in the buffer; every cut inside it
+    // must be fatal, whether the stream ends early or the header lies about
+    // the length.
+    void expectEveryTruncationFails() {
+      size_t total = w.size();
+      size_t start = methodStart();
       for (size_t cut = start + 1; cut < total; cut++) {
         std::vector<uint8_t> prefix(buffer.begin(), buffer.begin() + cut);
         EXPECT_NE(decodePrefix(prefix), ErrorCode::Ok) << "cut at " << cut << " of " << total;
