@@ -1027,12 +1027,14 @@ void STDMETHODCALLTYPE Context::Flush() {
 void STDMETHODCALLTYPE Context::Flush1(D3D11_CONTEXT_TYPE type, HANDLE event) {
   if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
     return;
-  // The host cannot signal a guest event: the guest flushes and signals at once, which
-  // is what an application waiting for "submitted" observes first anyway.
+  // The host cannot set a guest event: the device sets it once an EVENT query ended
+  // after this flush completes (completion_notifier.h).
   record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext3_Flush1(r.writer(), m_id, type, nullptr); });
   flushStream();
-  if (event)
+  if (event && FAILED(m_parent->signalWhenDone(event))) {
+    NPT_WARN("Flush1: no query to watch the GPU with; the event is set at submission");
     SetEvent(event);
+  }
 }
 
 D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE Context::GetType() { return m_type; }

@@ -28,6 +28,8 @@ Device::Device(Runtime* runtime, protocol::ObjectId id, protocol::ObjectId conte
 }
 
 Device::~Device() {
+  // Pending completion queries go first: their DestroyObject must precede the device's.
+  m_completionNotifier.stop();
   // Bindings hold private references on children that may need this device's
   // statistics when they go: drop them while the device is intact.
   m_context->releaseBindings();
@@ -707,6 +709,19 @@ HRESULT Device::createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query
   *out = new Query(this, id, *desc, slot, version);
   (*out)->AddRef();
   return S_OK;
+}
+
+Query* Device::endEventQuery() {
+  const D3D11_QUERY_DESC1 desc = { D3D11_QUERY_EVENT, 0, D3D11_CONTEXT_TYPE_ALL };
+  Query* query = nullptr;
+  if (FAILED(createQuery(&desc, false, &query)) || !query)
+    return nullptr;
+  // Internal: a private reference only, so it holds no device reference.
+  query->addRefPrivate();
+  query->Release();
+  m_context->End(static_cast<ID3D11Query*>(query));
+  m_runtime->stream().flush();
+  return query;
 }
 
 HRESULT STDMETHODCALLTYPE Device::CreateQuery1(const D3D11_QUERY_DESC1* desc, ID3D11Query1** out) {

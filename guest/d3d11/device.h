@@ -6,6 +6,7 @@
 #include "com.h"
 #include "private_data.h"
 #include "private_interfaces.h"
+#include "completion_notifier.h"
 #include "removal_notifier.h"
 #include "runtime.h"
 #include "state_cache.h"
@@ -40,6 +41,9 @@ public:
   // DXGI_ERROR_DEVICE_REMOVED (out pointer NULL); argument validation, the NULL-out
   // S_FALSE answer and deduplicated state objects come first, as they never reach it.
   bool removed() const { return m_runtime->connection().status() != transport::kOk; }
+  // Sets the event once the GPU finished everything submitted so far (Flush1's event,
+  // EnqueueSetEvent); never waits on the calling thread.
+  HRESULT signalWhenDone(HANDLE event) { return m_completionNotifier.signalWhenDone(event); }
   // Counts ExecuteCommandList calls: a command list may write any staging resource,
   // so guest copies of staging contents are trusted only within one epoch.
   uint64_t commandListEpoch() const { return m_commandListEpoch.load(std::memory_order_acquire); }
@@ -170,6 +174,9 @@ private:
   template<typename Object, typename Desc, typename Encode>
   HRESULT createState(uint32_t kind, const Desc& desc, Object** out, Encode&& encode);
   HRESULT createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query** out);
+  // An internal EVENT query ended on the immediate context and flushed; the caller owns
+  // its private reference (no device reference). Null when none can be made.
+  Query* endEventQuery();
   HRESULT createTexture3D(const D3D11_TEXTURE3D_DESC1* desc, const D3D11_SUBRESOURCE_DATA* data, ID3D11Texture3D1** out);
 
   Runtime* m_runtime;
@@ -188,6 +195,7 @@ private:
   BOOL m_protected = FALSE;
   RemovalNotifier m_removalNotifier{[this] { return removed(); }};
   std::atomic<uint64_t> m_commandListEpoch{0};
+  CompletionNotifier m_completionNotifier{{ [this] { return endEventQuery(); }, [this] { return removed(); } }};
 };
 
 }

@@ -141,12 +141,14 @@ HRESULT STDMETHODCALLTYPE Device::ReclaimResources(UINT count, IDXGIResource* co
 }
 
 HRESULT STDMETHODCALLTYPE Device::EnqueueSetEvent(HANDLE event) {
-  // Signalled once everything submitted so far executed: the one place the device
-  // waits for the host on request of the application.
-  HRESULT hr = m_runtime->stream().finish();
+  // Set once the GPU finished everything submitted so far (completion_notifier.h);
+  // the caller does not wait.
+  if (!event)
+    return E_INVALIDARG;
+  HRESULT hr = m_runtime->stream().flush();
   if (FAILED(hr))
     return hr;
-  return SetEvent(event) ? S_OK : E_INVALIDARG;
+  return signalWhenDone(event);
 }
 
 void STDMETHODCALLTYPE Device::Trim() {}

@@ -145,8 +145,11 @@ TEST_F(ContextState, SwapParksAndRestoresEveryBinding) {
   context->SwapDeviceContextState(fresh, &original);
   ASSERT_NE(original, nullptr) << "the device's own state is an object too";
   EXPECT_NE(original, fresh);
-  // Bindings parked in a state object stay invisible to public counts.
+  // Bindings parked in a state object stay invisible to public counts, and so is the
+  // context's hold on the active state object.
   EXPECT_EQ(refcount(constants), constantRefs);
+  EXPECT_EQ(refcount(fresh), 1u);
+  EXPECT_EQ(refcount(original), 1u) << "the caller's reference only";
 
   // The fresh state is the default state.
   ID3D11Buffer* buffer = reinterpret_cast<ID3D11Buffer*>(1);

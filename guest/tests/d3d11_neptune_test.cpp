@@ -220,6 +220,55 @@ TEST(NeptuneRuntime, FeaturesOfferOnlyWhatIsRemoted) {
   EXPECT_EQ(device->Release(), 0u);
 }
 
+// Flush1's event and EnqueueSetEvent are set once the GPU finished the work before
+// them, and the caller never waits for the host (no sync round trip).
+TEST(NeptuneRuntime, CompletionEventsAreSetWithoutWaiting) {
+  D3D11Under& under = D3D11Under::get();
+  if (!under.neptune())
+    GTEST_SKIP() << "Neptune only";
+  ID3D11Device* device = nullptr;
+  ID3D11DeviceContext* context = nullptr;
+  ASSERT_EQ(under.createDevice(&device, &context), S_OK);
+  ID3D11DeviceContext3* context3 = nullptr;
+  ASSERT_EQ(context->QueryInterface(__uuidof(ID3D11DeviceContext3), reinterpret_cast<void**>(&context3)), S_OK);
+  IDXGIDevice3* dxgi = nullptr;
+  ASSERT_EQ(device->QueryInterface(__uuidof(IDXGIDevice3), reinterpret_cast<void**>(&dxgi)), S_OK);
+  D3D11_TEXTURE2D_DESC desc = { 256, 256, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D11_USAGE_DEFAULT,
+                                D3D11_BIND_RENDER_TARGET, 0, 0 };
+  ID3D11Texture2D* target = nullptr;
+  ASSERT_EQ(device->CreateTexture2D(&desc, nullptr, &target), S_OK);
+  ID3D11RenderTargetView* rtv = nullptr;
+  ASSERT_EQ(device->CreateRenderTargetView(target, nullptr, &rtv), S_OK);
+
+  HANDLE flushed = CreateEventA(nullptr, TRUE, FALSE, nullptr);
+  HANDLE enqueued = CreateEventA(nullptr, TRUE, FALSE, nullptr);
+  uint64_t before = statisticsOf(device).syncRoundTrips;
+  const float color[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+  context->ClearRenderTargetView(rtv, color);
+  context3->Flush1(D3D11_CONTEXT_TYPE_ALL, flushed);
+  context->ClearRenderTargetView(rtv, color);
+  EXPECT_EQ(dxgi->EnqueueSetEvent(enqueued), S_OK);
+  EXPECT_EQ(dxgi->EnqueueSetEvent(nullptr), E_INVALIDARG);
+  EXPECT_EQ(statisticsOf(device).syncRoundTrips, before) << "nobody waited for the host";
+  EXPECT_EQ(WaitForSingleObject(flushed, 10000), DWORD(WAIT_OBJECT_0));
+  EXPECT_EQ(WaitForSingleObject(enqueued, 10000), DWORD(WAIT_OBJECT_0));
+
+  // The events' queries are the device's own: they neither hold it nor outlive it.
+  HANDLE pending = CreateEventA(nullptr, TRUE, FALSE, nullptr);
+  context->ClearRenderTargetView(rtv, color);
+  EXPECT_EQ(dxgi->EnqueueSetEvent(pending), S_OK);
+  CloseHandle(flushed);
+  CloseHandle(enqueued);
+  rtv->Release();
+  target->Release();
+  dxgi->Release();
+  context3->Release();
+  context->Release();
+  EXPECT_EQ(device->Release(), 0u);
+  EXPECT_EQ(WaitForSingleObject(pending, 10000), DWORD(WAIT_OBJECT_0)) << "set at the latest when the device goes";
+  CloseHandle(pending);
+}
+
 // Run with NPT_SERVER naming a socket nobody serves (guest/tests/meson.build).
 TEST(NoServer, DeviceCreationFailsWithEFailPromptly) {
   D3D11Under& under = D3D11Under::get();
