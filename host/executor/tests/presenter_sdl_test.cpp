@@ -30,7 +30,7 @@ std::vector<uint8_t> gradient(uint32_t width, uint32_t height) {
 void showAndReadBack(const char* driver, bool resize = true) {
   setenv("SDL_VIDEODRIVER", driver, 1);
   std::string why;
-  std::unique_ptr<PresentWindow> window = openPresentWindow(&why);
+  std::unique_ptr<PresentWindow> window = openPresentWindow(0, &why);
   unsetenv("SDL_VIDEODRIVER");
   if (!window) GTEST_SKIP() << "SDL video driver " << driver << ": " << why;
   PresentStats stats;
