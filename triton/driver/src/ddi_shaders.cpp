@@ -206,86 +206,60 @@ void createGeometryShaderWithSO(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11D
   }
 }
 
+// The shader-creation members of the 11.0 and 11.1 tables differ only in the stage and
+// in the signature structures of their interface version: one template per creation
+// shape, instantiated for each member by fillShaderCreation (the table assignment checks
+// every instantiation against the member's pointer type).
+template <class... Ignored>
+SIZE_T TRITON_APIENTRY calcPrivateShaderObjectSize(ddi::D3D10DDI_HDEVICE, Ignored...) {
+  return sizeof(Shader);
+}
+
+template <ShaderStage Stage, class Signatures>
+void TRITON_APIENTRY createStageShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
+                                       ddi::D3D10DDI_HRTSHADER, const Signatures* sig) {
+  createShader(h, Stage, code, s, sig);
+}
+
+template <class Signatures>
+void TRITON_APIENTRY createGeometryShaderWithStreamOutputEntry(
+    ddi::D3D10DDI_HDEVICE h, const ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT* a, ddi::D3D10DDI_HSHADER s,
+    ddi::D3D10DDI_HRTSHADER, const Signatures* sig) {
+  createGeometryShaderWithSO(h, a, s, sig);
+}
+
+template <class Table, class StageSignatures, class TessellationSignatures>
+void fillShaderCreationMembers(Table& t) {
+  using GsStreamOutputArgs = const ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT*;
+  t.pfnCalcPrivateShaderSize = calcPrivateShaderObjectSize<const UINT*, const StageSignatures*>;
+  t.pfnCreateVertexShader = createStageShader<ShaderStage::Vertex, StageSignatures>;
+  t.pfnCreateGeometryShader = createStageShader<ShaderStage::Geometry, StageSignatures>;
+  t.pfnCreatePixelShader = createStageShader<ShaderStage::Pixel, StageSignatures>;
+  t.pfnCalcPrivateGeometryShaderWithStreamOutput =
+      calcPrivateShaderObjectSize<GsStreamOutputArgs, const StageSignatures*>;
+  t.pfnCreateGeometryShaderWithStreamOutput = createGeometryShaderWithStreamOutputEntry<StageSignatures>;
+  t.pfnCalcPrivateTessellationShaderSize = calcPrivateShaderObjectSize<const UINT*, const TessellationSignatures*>;
+  t.pfnCreateHullShader = createStageShader<ShaderStage::Hull, TessellationSignatures>;
+  t.pfnCreateDomainShader = createStageShader<ShaderStage::Domain, TessellationSignatures>;
+}
+
 }  // namespace
+
+void fillShaderCreation(ddi::D3D11DDI_DEVICEFUNCS& t) {
+  fillShaderCreationMembers<ddi::D3D11DDI_DEVICEFUNCS, ddi::D3D10DDIARG_STAGE_IO_SIGNATURES,
+                            ddi::D3D11DDIARG_TESSELLATION_IO_SIGNATURES>(t);
+}
+
+void fillShaderCreation(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
+  fillShaderCreationMembers<ddi::D3D11_1DDI_DEVICEFUNCS, ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES,
+                            ddi::D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES>(t);
+}
 
 namespace entry {
 
-SIZE_T TRITON_APIENTRY calcPrivateShaderSize(ddi::D3D10DDI_HDEVICE, const UINT*, const ddi::D3D10DDIARG_STAGE_IO_SIGNATURES*) {
-  return sizeof(Shader);
-}
-SIZE_T TRITON_APIENTRY calcPrivateShaderSize11_1(ddi::D3D10DDI_HDEVICE, const UINT*, const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES*) {
-  return sizeof(Shader);
-}
-SIZE_T TRITON_APIENTRY calcPrivateGeometryShaderWithStreamOutput(ddi::D3D10DDI_HDEVICE,
-    const ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT*, const ddi::D3D10DDIARG_STAGE_IO_SIGNATURES*) {
-  return sizeof(Shader);
-}
-SIZE_T TRITON_APIENTRY calcPrivateGeometryShaderWithStreamOutput11_1(ddi::D3D10DDI_HDEVICE,
-    const ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT*, const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES*) {
-  return sizeof(Shader);
-}
-SIZE_T TRITON_APIENTRY calcPrivateTessellationShaderSize(ddi::D3D10DDI_HDEVICE, const UINT*,
-                                                         const ddi::D3D11DDIARG_TESSELLATION_IO_SIGNATURES*) {
-  return sizeof(Shader);
-}
-SIZE_T TRITON_APIENTRY calcPrivateTessellationShaderSize11_1(ddi::D3D10DDI_HDEVICE, const UINT*,
-                                                             const ddi::D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES*) {
-  return sizeof(Shader);
-}
-
-void TRITON_APIENTRY createVertexShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                        ddi::D3D10DDI_HRTSHADER, const ddi::D3D10DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Vertex, code, s, sig);
-}
-void TRITON_APIENTRY createGeometryShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                          ddi::D3D10DDI_HRTSHADER, const ddi::D3D10DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Geometry, code, s, sig);
-}
-void TRITON_APIENTRY createPixelShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                       ddi::D3D10DDI_HRTSHADER, const ddi::D3D10DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Pixel, code, s, sig);
-}
-void TRITON_APIENTRY createVertexShader11_1(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                            ddi::D3D10DDI_HRTSHADER, const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Vertex, code, s, sig);
-}
-void TRITON_APIENTRY createGeometryShader11_1(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                              ddi::D3D10DDI_HRTSHADER, const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Geometry, code, s, sig);
-}
-void TRITON_APIENTRY createPixelShader11_1(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                           ddi::D3D10DDI_HRTSHADER, const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Pixel, code, s, sig);
-}
-void TRITON_APIENTRY createHullShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                      ddi::D3D10DDI_HRTSHADER, const ddi::D3D11DDIARG_TESSELLATION_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Hull, code, s, sig);
-}
-void TRITON_APIENTRY createDomainShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                        ddi::D3D10DDI_HRTSHADER, const ddi::D3D11DDIARG_TESSELLATION_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Domain, code, s, sig);
-}
-void TRITON_APIENTRY createHullShader11_1(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                          ddi::D3D10DDI_HRTSHADER, const ddi::D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Hull, code, s, sig);
-}
-void TRITON_APIENTRY createDomainShader11_1(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
-                                            ddi::D3D10DDI_HRTSHADER, const ddi::D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES* sig) {
-  createShader(h, ShaderStage::Domain, code, s, sig);
-}
 void TRITON_APIENTRY createComputeShader(ddi::D3D10DDI_HDEVICE h, const UINT* code, ddi::D3D10DDI_HSHADER s,
                                          ddi::D3D10DDI_HRTSHADER) {
   createShader(h, ShaderStage::Compute, code, s, static_cast<const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES*>(nullptr));
-}
-void TRITON_APIENTRY createGeometryShaderWithStreamOutput(ddi::D3D10DDI_HDEVICE h,
-    const ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT* a, ddi::D3D10DDI_HSHADER s, ddi::D3D10DDI_HRTSHADER,
-    const ddi::D3D10DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createGeometryShaderWithSO(h, a, s, sig);
-}
-void TRITON_APIENTRY createGeometryShaderWithStreamOutput11_1(ddi::D3D10DDI_HDEVICE h,
-    const ddi::D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT* a, ddi::D3D10DDI_HSHADER s, ddi::D3D10DDI_HRTSHADER,
-    const ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES* sig) {
-  createGeometryShaderWithSO(h, a, s, sig);
 }
 
 void TRITON_APIENTRY destroyShader(ddi::D3D10DDI_HDEVICE, ddi::D3D10DDI_HSHADER h) {

@@ -65,15 +65,6 @@ void fillShared(Table& t) {
   t.pfnCreateResource = createResource;
   t.pfnOpenResource = openResource;
   t.pfnDestroyResource = destroyResource;
-  t.pfnCalcPrivateShaderResourceViewSize = calcPrivateShaderResourceViewSize;
-  t.pfnCreateShaderResourceView = createShaderResourceView;
-  t.pfnDestroyShaderResourceView = destroyShaderResourceView;
-  t.pfnCalcPrivateRenderTargetViewSize = calcPrivateRenderTargetViewSize;
-  t.pfnCreateRenderTargetView = createRenderTargetView;
-  t.pfnDestroyRenderTargetView = destroyRenderTargetView;
-  t.pfnCalcPrivateDepthStencilViewSize = calcPrivateDepthStencilViewSize;
-  t.pfnCreateDepthStencilView = createDepthStencilView;
-  t.pfnDestroyDepthStencilView = destroyDepthStencilView;
   t.pfnCalcPrivateElementLayoutSize = calcPrivateElementLayoutSize;
   t.pfnCreateElementLayout = createElementLayout;
   t.pfnDestroyElementLayout = destroyElementLayout;
@@ -123,9 +114,6 @@ void fillShared(Table& t) {
   t.pfnCsSetShader = csSetShader;
   t.pfnCsSetShaderResources = csSetShaderResources;
   t.pfnCsSetSamplers = csSetSamplers;
-  t.pfnCalcPrivateUnorderedAccessViewSize = calcPrivateUnorderedAccessViewSize;
-  t.pfnCreateUnorderedAccessView = createUnorderedAccessView;
-  t.pfnDestroyUnorderedAccessView = destroyUnorderedAccessView;
   t.pfnClearUnorderedAccessViewUint = clearUnorderedAccessViewUint;
   t.pfnClearUnorderedAccessViewFloat = clearUnorderedAccessViewFloat;
   t.pfnCsSetUnorderedAccessViews = csSetUnorderedAccessViews;
@@ -141,6 +129,8 @@ void fillShared(Table& t) {
 
 void fill(ddi::D3D11DDI_DEVICEFUNCS& t) {
   fillShared(t);
+  fillViewCreation(t);
+  fillShaderCreation(t);
   t.pfnDefaultConstantBufferUpdateSubresourceUP = resourceUpdateSubresourceUP;
   t.pfnVsSetConstantBuffers = vsSetConstantBuffers;
   t.pfnPsSetConstantBuffers = psSetConstantBuffers;
@@ -156,20 +146,13 @@ void fill(ddi::D3D11DDI_DEVICEFUNCS& t) {
   t.pfnCreateBlendState = createBlendState10_1;
   t.pfnCalcPrivateRasterizerStateSize = calcPrivateRasterizerStateSize;
   t.pfnCreateRasterizerState = createRasterizerState;
-  t.pfnCalcPrivateShaderSize = calcPrivateShaderSize;
-  t.pfnCreateVertexShader = createVertexShader;
-  t.pfnCreateGeometryShader = createGeometryShader;
-  t.pfnCreatePixelShader = createPixelShader;
-  t.pfnCalcPrivateGeometryShaderWithStreamOutput = calcPrivateGeometryShaderWithStreamOutput;
-  t.pfnCreateGeometryShaderWithStreamOutput = createGeometryShaderWithStreamOutput;
   t.pfnResourceConvertRegion = resourceCopyRegion;
-  t.pfnCreateHullShader = createHullShader;
-  t.pfnCreateDomainShader = createDomainShader;
-  t.pfnCalcPrivateTessellationShaderSize = calcPrivateTessellationShaderSize;
 }
 
 void fill(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
   fillShared(t);
+  fillViewCreation(t);
+  fillShaderCreation(t);
   t.pfnDefaultConstantBufferUpdateSubresourceUP = resourceUpdateSubresourceUP11_1;
   t.pfnVsSetConstantBuffers = vsSetConstantBuffers11_1;
   t.pfnPsSetConstantBuffers = psSetConstantBuffers11_1;
@@ -185,16 +168,7 @@ void fill(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
   t.pfnCreateBlendState = createBlendState11_1;
   t.pfnCalcPrivateRasterizerStateSize = calcPrivateRasterizerStateSize11_1;
   t.pfnCreateRasterizerState = createRasterizerState11_1;
-  t.pfnCalcPrivateShaderSize = calcPrivateShaderSize11_1;
-  t.pfnCreateVertexShader = createVertexShader11_1;
-  t.pfnCreateGeometryShader = createGeometryShader11_1;
-  t.pfnCreatePixelShader = createPixelShader11_1;
-  t.pfnCalcPrivateGeometryShaderWithStreamOutput = calcPrivateGeometryShaderWithStreamOutput11_1;
-  t.pfnCreateGeometryShaderWithStreamOutput = createGeometryShaderWithStreamOutput11_1;
   t.pfnResourceConvertRegion = resourceCopyRegion11_1;
-  t.pfnCreateHullShader = createHullShader11_1;
-  t.pfnCreateDomainShader = createDomainShader11_1;
-  t.pfnCalcPrivateTessellationShaderSize = calcPrivateTessellationShaderSize11_1;
   t.pfnDiscard = discard;
   t.pfnAssignDebugBinary = assignDebugBinary;
   t.pfnDynamicConstantBufferMapNoOverwrite = resourceMap;
