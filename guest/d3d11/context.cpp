@@ -20,6 +20,17 @@ T* ours(I* object) { return object ? static_cast<T*>(object) : nullptr; }
 Query* queryOf(ID3D11Asynchronous* async) { return static_cast<Query*>(static_cast<ID3D11Query*>(async)); }
 Query* queryOf(ID3D11Predicate* predicate) { return predicate ? static_cast<Query*>(reinterpret_cast<ID3D11Query*>(predicate)) : nullptr; }
 
+// A STAGING map's memory handed to the application; `local`: the host never mapped it.
+HRESULT handOutMap(MapMemory& memory, D3D11_MAP type, bool local, D3D11_MAPPED_SUBRESOURCE* mapped) {
+  memory.mapped = true;
+  memory.servedLocally = local;
+  memory.type = type;
+  mapped->pData = memory.bytes.data();
+  mapped->RowPitch = memory.rowPitch;
+  mapped->DepthPitch = memory.depthPitch;
+  return S_OK;
+}
+
 // The id of any view interface (ClearView, DiscardView take ID3D11View*).
 protocol::ObjectId viewId(ID3D11View* view) {
   if (!view)
@@ -694,16 +705,8 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
   if (memory.mapped)
     return E_INVALIDARG;
   const uint64_t epoch = m_parent->commandListEpoch();
-  if (memory.contentsKnown && memory.knownEpoch == epoch) {
-    // Nothing on the GPU can have written it since the guest last saw it.
-    memory.mapped = true;
-    memory.servedLocally = true;
-    memory.type = type;
-    mapped->pData = memory.bytes.data();
-    mapped->RowPitch = memory.rowPitch;
-    mapped->DepthPitch = memory.depthPitch;
-    return S_OK;
-  }
+  if (memory.contentsKnown && memory.knownEpoch == epoch)
+    return handOutMap(memory, type, true, mapped);   // no GPU write since the guest saw it
   protocol::ObjectId id = resourceId(resource);
   HRESULT mapResult = E_FAIL;
   protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
@@ -737,15 +740,9 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
   }
   if (FAILED(mapResult))
     return mapResult;   // DXGI_ERROR_WAS_STILL_DRAWING for DO_NOT_WAIT, among others
-  memory.mapped = true;
-  memory.servedLocally = false;
-  memory.type = type;
   memory.contentsKnown = true;
   memory.knownEpoch = epoch;
-  mapped->pData = memory.bytes.data();
-  mapped->RowPitch = memory.rowPitch;
-  mapped->DepthPitch = memory.depthPitch;
-  return S_OK;
+  return handOutMap(memory, type, false, mapped);
 }
 
 HRESULT STDMETHODCALLTYPE Context::Map(ID3D11Resource* resource, UINT subresource, D3D11_MAP type, UINT flags,
