@@ -6,6 +6,7 @@
 #include "device.h"
 #include "entries.h"
 #include "log.h"
+#include "shared_resources.h"
 #include "translate.h"
 
 namespace triton::driver {
@@ -105,6 +106,14 @@ void TRITON_APIENTRY createResource(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3
   r->sampleCount = a->SampleDesc.Count;
   r->usage = a->Usage;
   r->runtimeHandle = hRTResource;
+  if (a->MiscFlags & ddi::D3D10_DDI_RESOURCE_MISC_SHARED) {
+    const HRESULT shared = publishSharedResource(*d, *r);
+    if (FAILED(shared)) {
+      r->~Resource();   // a failed create leaves nothing for DestroyResource
+      d->setError(runtimeError(shared));
+      return;
+    }
+  }
   if (a->pPrimaryDesc)
     TRITON_LOG(Info, "CreateResource: swapchain primary created as an ordinary texture (present is not done)");
 }
@@ -113,13 +122,30 @@ SIZE_T TRITON_APIENTRY calcPrivateOpenedResourceSize(ddi::D3D10DDI_HDEVICE, cons
   return sizeof(Resource);
 }
 
-void TRITON_APIENTRY openResource(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D10DDIARG_OPENRESOURCE*,
-                                  ddi::D3D10DDI_HRESOURCE, ddi::D3D10DDI_HRTRESOURCE) {
-  // Shared resources arrive as kernel allocations; Triton has no kernel driver yet.
-  deviceOf(hDevice)->notImplemented("OpenResource");
+void TRITON_APIENTRY openResource(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D10DDIARG_OPENRESOURCE* a,
+                                  ddi::D3D10DDI_HRESOURCE hResource, ddi::D3D10DDI_HRTRESOURCE hRTResource) {
+  Device* d = deviceOf(hDevice);
+  if (!a || !hResource.pDrvPrivate) {
+    d->setError(E_INVALIDARG);
+    return;
+  }
+  Resource opened;
+  const HRESULT hr = openSharedResource(*d, *a, opened);
+  if (hr == E_INVALIDARG) {
+    d->setError(E_INVALIDARG);
+    return;
+  }
+  if (FAILED(hr)) {
+    d->targetFailed("OpenResource", hr);
+    return;
+  }
+  opened.runtimeHandle = hRTResource;
+  new (hResource.pDrvPrivate) Resource(std::move(opened));
 }
 
-void TRITON_APIENTRY destroyResource(ddi::D3D10DDI_HDEVICE, ddi::D3D10DDI_HRESOURCE hResource) {
+void TRITON_APIENTRY destroyResource(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D10DDI_HRESOURCE hResource) {
+  if (const Resource* r = resourceOf(hResource))
+    releaseSharedResource(*deviceOf(hDevice), *r);
   destroyObject<Resource>(hResource.pDrvPrivate);
 }
 

@@ -15,6 +15,8 @@ Device::Device(const ddi::D3D10DDIARG_CREATEDEVICE& args, std::unique_ptr<Target
     : tableKind_(ddi::deviceTableFor(args.Interface)),
       coreLayer_(args.hRTCoreLayer),
       callbacks_(args.p11UMCallbacks),
+      runtimeDevice_(args.hRTDevice),
+      kernelCallbacks_(args.pKTCallbacks),
       target_(std::move(target)),
       device_(target_->device()),
       context_(target_->context()),
@@ -25,6 +27,8 @@ Device::Device(const Device& immediate, const ddi::D3D11DDIARG_CREATEDEFERREDCON
     : tableKind_(immediate.tableKind_),
       coreLayer_(args.hRTCoreLayer),
       callbacks_(args.p11UMCallbacks),
+      runtimeDevice_(immediate.runtimeDevice_),
+      kernelCallbacks_(immediate.kernelCallbacks_),
       device_(immediate.device_),
       context_(deferred.Get()),
       deferredContext_(std::move(deferred)) {
@@ -36,6 +40,18 @@ Device::~Device() = default;
 void Device::setError(HRESULT hr) const {
   if (callbacks_ && callbacks_->pfnSetErrorCb)
     callbacks_->pfnSetErrorCb(coreLayer_, hr);
+}
+
+HRESULT Device::allocate(ddi::D3DDDICB_ALLOCATE& args) const {
+  if (!kernelCallbacks_ || !kernelCallbacks_->pfnAllocateCb)
+    return E_FAIL;
+  return kernelCallbacks_->pfnAllocateCb(runtimeDevice_.handle, &args);
+}
+
+HRESULT Device::deallocate(const ddi::D3DDDICB_DEALLOCATE& args) const {
+  if (!kernelCallbacks_ || !kernelCallbacks_->pfnDeallocateCb)
+    return E_FAIL;
+  return kernelCallbacks_->pfnDeallocateCb(runtimeDevice_.handle, &args);
 }
 
 void Device::notImplemented(const char* entry) const {

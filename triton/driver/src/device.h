@@ -41,6 +41,11 @@ public:
   // Flushes are where a lost target shows up for calls that return nothing.
   void checkTargetAlive() const;
 
+  // The runtime's kernel-thunk callbacks for kernel allocations (shared resources):
+  // hDevice is the runtime's device handle.
+  HRESULT allocate(ddi::D3DDDICB_ALLOCATE& args) const;
+  HRESULT deallocate(const ddi::D3DDDICB_DEALLOCATE& args) const;
+
   // Output merger: the DDI sets RTVs, DSV and UAV ranges; the API takes them together.
   void setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT numRtvs, UINT rtvsToUnbind,
                        ddi::D3D10DDI_HDEPTHSTENCILVIEW dsv,
@@ -55,6 +60,8 @@ private:
   ddi::DeviceTableKind tableKind_;
   ddi::D3D10DDI_HRTCORELAYER coreLayer_;
   const ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS* callbacks_;
+  ddi::D3D10DDI_HRTDEVICE runtimeDevice_;
+  const ddi::D3DDDI_DEVICECALLBACKS* kernelCallbacks_;
   std::unique_ptr<TargetDevice> target_;   // null for a deferred context
   ID3D11Device* device_;
   ID3D11DeviceContext* context_;

@@ -1,7 +1,7 @@
 // The DXGI base functions. Presentation is NOT done yet: Present, RotateResourceIdentities,
 // SetDisplayMode and GetGammaCaps answer E_NOTIMPL with a log line (swapchains need
 // the Neptune present path). Blts without stretch/convert/rotation, priorities,
-// residency and offer/reclaim are translated.
+// residency, shared-resource resolves and offer/reclaim are translated.
 
 #include "device.h"
 #include "entries.h"
@@ -97,9 +97,15 @@ HRESULT TRITON_APIENTRY dxgiBlt1(ddi::DXGI_DDI_ARG_BLT1* a) {
                  a->SrcSubresource, &box, a->Flags, a->Rotate, "DXGI Blt1");
 }
 
-HRESULT TRITON_APIENTRY dxgiResolveSharedResource(ddi::DXGI_DDI_ARG_RESOLVESHAREDRESOURCE*) {
-  TRITON_LOG(Warn, "DXGI ResolveSharedResource: shared resources are not implemented yet (E_NOTIMPL)");
-  return E_NOTIMPL;
+// The runtime resolves a shared resource before another device uses it: the driver
+// submits what it has recorded that may write it. Triton's recording is the target
+// context's, so a flush of that context is the whole resolve.
+HRESULT TRITON_APIENTRY dxgiResolveSharedResource(ddi::DXGI_DDI_ARG_RESOLVESHAREDRESOURCE* a) {
+  Device* d = a ? dxgiDevice(a->hDevice) : nullptr;
+  if (!d || !dxgiResource(a->hResource))
+    return E_INVALIDARG;
+  d->context()->Flush();
+  return S_OK;
 }
 
 // Offering lets the driver drop contents; keeping them is always allowed, so a

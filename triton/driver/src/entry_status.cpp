@@ -5,9 +5,6 @@ namespace {
 
 constexpr EntryNote kNotes[] = {
     // Device tables (D3D11.0 and D3D11.1)
-    {"pfnOpenResource", EntryStatus::Unsupported,
-     "a shared resource arrives as kernel allocations (hKMResource, allocation private data); Triton has no "
-     "kernel-mode driver that could name the Neptune resource behind them"},
     {"pfnVsSetShaderWithIfaces", EntryStatus::Partial,
      "class instances (dynamic linkage): the DDI passes interface pointer data, the API wants "
      "ID3D11ClassInstance objects of a linkage the driver never saw; without instances it is SetShader"},
@@ -37,7 +34,6 @@ constexpr EntryNote kNotes[] = {
     {"pfnGetGammaCaps", EntryStatus::Unsupported, "presentation (outputs and gamma) is not done"},
     {"pfnSetDisplayMode", EntryStatus::Unsupported, "presentation (display modes) is not done"},
     {"pfnRotateResourceIdentities", EntryStatus::Unsupported, "presentation (flip chains) is not done"},
-    {"pfnResolveSharedResource", EntryStatus::Unsupported, "shared resources, as pfnOpenResource"},
     {"pfnBlt", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
     {"pfnBlt1", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
     {"pfnGetMultiplaneOverlayCaps", EntryStatus::Unsupported,

@@ -26,6 +26,7 @@ struct Resource {
   UINT sampleCount = 1;
   UINT usage = 0;              // D3D10_DDI_RESOURCE_USAGE
   ddi::D3D10DDI_HRTRESOURCE runtimeHandle{};
+  bool ownsKernelResource = false;   // created shared: its kernel allocation is freed on destroy
 };
 
 struct ShaderResourceView { ComPtr<ID3D11ShaderResourceView> view; };

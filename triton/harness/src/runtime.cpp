@@ -1,6 +1,8 @@
 #include "triton/harness/runtime.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 #include "dxbc/dxbc.h"
 
@@ -15,6 +17,51 @@ LONG unexpectedCallbacks = 0;
 HRESULT TRITON_CALLBACK unexpectedKernelCallback(HANDLE, void*) {
   InterlockedIncrement(&unexpectedCallbacks);
   return E_NOTIMPL;
+}
+
+// The kernel side of shared resources (runtime.h).
+std::mutex kernelMutex;
+std::map<ddi::D3DKMT_HANDLE, KernelResource> kernelResources;
+ddi::D3DKMT_HANDLE nextKernelHandle = 0x40000000;
+
+HRESULT TRITON_CALLBACK allocateCallback(HANDLE, ddi::D3DDDICB_ALLOCATE* a) {
+  if (!a || !a->NumAllocations || !a->pAllocationInfo || (a->PrivateDriverDataSize && !a->pPrivateDriverData))
+    return E_INVALIDARG;
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  KernelResource r;
+  r.handle = nextKernelHandle++;
+  r.runtimeResource = a->hResource;
+  const auto* data = static_cast<const uint8_t*>(a->pPrivateDriverData);
+  r.resourceData.assign(data, data + a->PrivateDriverDataSize);
+  for (UINT i = 0; i < a->NumAllocations; ++i) {
+    ddi::D3DDDI_ALLOCATIONINFO& info = a->pAllocationInfo[i];
+    const auto* bytes = static_cast<const uint8_t*>(info.pPrivateDriverData);
+    info.hAllocation = nextKernelHandle++;
+    r.allocations.push_back(info.hAllocation);
+    r.allocationData.emplace_back(bytes, bytes + (bytes ? info.PrivateDriverDataSize : 0));
+  }
+  // Only allocations of a runtime resource make a kernel resource (and a shareable one).
+  a->hKMResource = a->hResource ? r.handle : 0;
+  kernelResources[r.handle] = std::move(r);
+  return S_OK;
+}
+
+HRESULT TRITON_CALLBACK deallocateCallback(HANDLE, const ddi::D3DDDICB_DEALLOCATE* a) {
+  if (!a || !a->hResource)
+    return E_INVALIDARG;   // Triton frees whole resources only
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  for (auto it = kernelResources.begin(); it != kernelResources.end(); ++it)
+    if (it->second.runtimeResource == a->hResource) {
+      kernelResources.erase(it);
+      return S_OK;
+    }
+  return E_INVALIDARG;
+}
+
+// Runtime handles of resources: unique for the process, never reused.
+void* newRuntimeHandle() {
+  static LONG next = 0;
+  return reinterpret_cast<void*>(UINT_PTR(InterlockedIncrement(&next)) << 4);
 }
 
 template <class Pfn>
@@ -105,6 +152,21 @@ ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2 entry11_1(const dxbc::DdiSignatureEntry& e) 
 }  // namespace
 
 long unexpectedCallbackCount() { return InterlockedCompareExchange(&unexpectedCallbacks, 0, 0); }
+
+bool kernelResourceOf(const Resource& resource, KernelResource* out) {
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  for (const auto& [handle, r] : kernelResources)
+    if (resource.runtimeHandle && r.runtimeResource == resource.runtimeHandle) {
+      *out = r;
+      return true;
+    }
+  return false;
+}
+
+size_t kernelResourceCount() {
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  return kernelResources.size();
+}
 
 // Driver ----------------------------------------------------------------------------
 
@@ -238,6 +300,8 @@ void Device::fillCallbacks() {
   TRITON_NOOP(pfnStateCsSamplerCb); TRITON_NOOP(pfnStateCsConstBufCb);
 #undef TRITON_NOOP
   fillWith(kernelCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
+  kernelCallbacks_.pfnAllocateCb = allocateCallback;
+  kernelCallbacks_.pfnDeallocateCb = deallocateCallback;
   fillWith(dxgiCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
 }
 
@@ -345,32 +409,57 @@ ResourceArgs bufferArgs(const D3D11_BUFFER_DESC& d, const D3D11_SUBRESOURCE_DATA
 Resource Device::createTexture2D(const D3D11_TEXTURE2D_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial) {
   ResourceArgs r = textureArgs(desc, initial);
   Resource resource = allocate<ddi::D3D10DDI_HRESOURCE>(TRITON_DDI(*this, pfnCalcPrivateResourceSize)(handle_, &r.args));
-  if (resource)
-    TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{&resource});
+  if (resource) {
+    resource.runtimeHandle = newRuntimeHandle();
+    TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{resource.runtimeHandle});
+  }
   return resource;
 }
 
 Resource Device::createBuffer(const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial) {
   ResourceArgs r = bufferArgs(desc, initial);
   Resource resource = allocate<ddi::D3D10DDI_HRESOURCE>(TRITON_DDI(*this, pfnCalcPrivateResourceSize)(handle_, &r.args));
-  if (resource)
-    TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{&resource});
+  if (resource) {
+    resource.runtimeHandle = newRuntimeHandle();
+    TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{resource.runtimeHandle});
+  }
   return resource;
 }
 
 void Device::createTexture2DAt(Resource& into, const D3D11_TEXTURE2D_DESC& desc) {
   ResourceArgs r = textureArgs(desc, nullptr);
-  TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, into.handle, ddi::D3D10DDI_HRTRESOURCE{&into});
+  into.runtimeHandle = newRuntimeHandle();
+  TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, into.handle, ddi::D3D10DDI_HRTRESOURCE{into.runtimeHandle});
 }
 
 void Device::createBufferAt(Resource& into, const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial) {
   ResourceArgs r = bufferArgs(desc, initial);
-  TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, into.handle, ddi::D3D10DDI_HRTRESOURCE{&into});
+  into.runtimeHandle = newRuntimeHandle();
+  TRITON_DDI(*this, pfnCreateResource)(handle_, &r.args, into.handle, ddi::D3D10DDI_HRTRESOURCE{into.runtimeHandle});
 }
 
 void Device::destroyResource(Resource& resource) {
   if (resource)
     TRITON_DDI(*this, pfnDestroyResource)(handle_, resource.handle);
+}
+
+Resource Device::openResource(const KernelResource& shared) {
+  std::vector<ddi::D3DDDI_OPENALLOCATIONINFO> allocations;
+  for (size_t i = 0; i < shared.allocations.size(); ++i)
+    allocations.push_back({shared.allocations[i], shared.allocationData[i].data(), UINT(shared.allocationData[i].size())});
+  ddi::D3D10DDIARG_OPENRESOURCE args{};
+  args.NumAllocations = UINT(allocations.size());
+  args.pOpenAllocationInfo = allocations.data();
+  args.hKMResource.handle = shared.handle;
+  args.pPrivateDriverData = const_cast<uint8_t*>(shared.resourceData.data());
+  args.PrivateDriverDataSize = UINT(shared.resourceData.size());
+  Resource resource =
+      allocate<ddi::D3D10DDI_HRESOURCE>(TRITON_DDI(*this, pfnCalcPrivateOpenedResourceSize)(handle_, &args));
+  if (resource) {
+    resource.runtimeHandle = newRuntimeHandle();
+    TRITON_DDI(*this, pfnOpenResource)(handle_, &args, resource.handle, ddi::D3D10DDI_HRTRESOURCE{resource.runtimeHandle});
+  }
+  return resource;
 }
 
 RenderTargetView Device::createRenderTargetView(const Resource& texture, DXGI_FORMAT format) {

@@ -33,9 +33,42 @@ struct D3DDDI_ADAPTERCALLBACKS {
 
 // Device callbacks ------------------------------------------------------------
 
-// Argument structures, in table order.
-struct D3DDDICB_ALLOCATE;
-struct D3DDDICB_DEALLOCATE;
+// Argument structures, in table order. The two a UMD needs for shared resources
+// (allocating kernel allocations with private data, freeing them) are declared in full;
+// the others only through pointers.
+
+// One kernel allocation (d3dumddi "D3DDDI_ALLOCATIONINFO"): the handle comes back from
+// pfnAllocateCb; the private data reaches the kernel-mode driver, and is what an
+// OpenResource on another device receives for that allocation.
+struct D3DDDI_ALLOCATIONINFO {
+  D3DKMT_HANDLE hAllocation;        // out
+  const void* pSystemMem;
+  void* pPrivateDriverData;
+  UINT PrivateDriverDataSize;
+  UINT VidPnSourceId;
+  UINT Flags;                       // Primary : 1, Stereo : 1, reserved
+};
+struct D3DDDI_ALLOCATIONINFO2;      // WDDM 2.0; only through a pointer
+
+struct D3DDDICB_ALLOCATE {
+  const void* pPrivateDriverData;   // per resource: what OpenResource receives
+  UINT PrivateDriverDataSize;
+  HANDLE hResource;                 // the runtime's resource handle (non-null for shared resources)
+  D3DKMT_HANDLE hKMResource;        // out: the kernel resource
+  UINT NumAllocations;
+  union {
+    D3DDDI_ALLOCATIONINFO* pAllocationInfo;
+    D3DDDI_ALLOCATIONINFO2* pAllocationInfo2;
+  };
+};
+
+// Frees a resource's allocations: with hResource set, all of them and the kernel resource.
+struct D3DDDICB_DEALLOCATE {
+  HANDLE hResource;
+  UINT NumAllocations;
+  const D3DKMT_HANDLE* HandleList;
+};
+
 struct D3DDDICB_SETPRIORITY;
 struct D3DDDICB_QUERYRESIDENCY;
 struct D3DDDICB_SETDISPLAYMODE;

@@ -62,6 +62,7 @@ template <class Handle>
 struct DdiObject {
   std::unique_ptr<uint64_t[]> memory;   // 8-byte aligned, as the runtime's heap
   Handle handle{};
+  void* runtimeHandle = nullptr;        // the runtime's handle (hRT*), unique in the process
   explicit operator bool() const { return handle.pDrvPrivate != nullptr; }
 };
 
@@ -92,6 +93,21 @@ struct StrippedShader {
 };
 bool stripShader(std::span<const uint8_t> container, StrippedShader& out);
 
+// The kernel side of shared resources, played by the harness for the whole process (as
+// the kernel does for every process): pfnAllocateCb keeps a kernel resource - its
+// resource-level private data and its allocations' - under new kernel handles, and
+// pfnDeallocateCb with the runtime's resource handle drops it.
+struct KernelResource {
+  ddi::D3DKMT_HANDLE handle = 0;
+  const void* runtimeResource = nullptr;
+  std::vector<uint8_t> resourceData;
+  std::vector<ddi::D3DKMT_HANDLE> allocations;
+  std::vector<std::vector<uint8_t>> allocationData;
+};
+// The kernel resource the driver allocated for a resource (false: none).
+bool kernelResourceOf(const Resource& resource, KernelResource* out);
+size_t kernelResourceCount();
+
 class DeferredContext;
 
 class Device {
@@ -121,6 +137,9 @@ public:
   void createTexture2DAt(Resource& into, const D3D11_TEXTURE2D_DESC& desc);
   void createBufferAt(Resource& into, const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial);
   void destroyResource(Resource& resource);
+  // OpenResource of a kernel resource (what the runtime does for OpenSharedResource on
+  // another device): its private data as the creating driver left it.
+  Resource openResource(const KernelResource& shared);
   RenderTargetView createRenderTargetView(const Resource& texture, DXGI_FORMAT format);
   // Views of a single-level, single-slice 2D texture.
   ShaderResourceView createShaderResourceView(const Resource& texture, DXGI_FORMAT format);
@@ -197,9 +216,11 @@ private:
   std::vector<HRESULT> errors_;
 };
 
-// Calls the driver made to kernel-thunk, adapter or DXGI callbacks: Triton submits
-// nothing to a kernel driver, so any such call is unexpected.
+// Calls the driver made to kernel-thunk, adapter or DXGI callbacks other than the
+// allocation pair below: Triton submits nothing to a kernel driver, so any such call is
+// unexpected.
 long unexpectedCallbackCount();
+
 
 // Every function-table entry of a table, as raw pointers (for completeness checks).
 template <class Table>
