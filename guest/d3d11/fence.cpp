@@ -1,7 +1,5 @@
 #include "fence.h"
 
-#include <chrono>
-
 #include "log.h"
 
 namespace npt::guest {
@@ -201,13 +199,11 @@ HRESULT STDMETHODCALLTYPE Fence::SetEventOnCompletion(UINT64 value, HANDLE event
     return S_OK;
   }
   if (!event) {
-    // No event: block until the value is reached (the host pushes it into the slot).
-    for (uint32_t spins = 0; GetCompletedValue() < value; spins++) {
-      if (spins < 200)
-        SwitchToThread();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
+    // No event: block until the value is reached. The host pushes it into the slot and
+    // wakes the slot's sleepers; a removed device reads UINT64_MAX (checked at least
+    // every 10 ms).
+    for (UINT64 completed = GetCompletedValue(); completed < value; completed = GetCompletedValue())
+      m_runtime->connection().wait_fence_change(m_slot, completed, 10000);
     return m_runtime->connection().status() == transport::kOk ? S_OK : DXGI_ERROR_DEVICE_REMOVED;
   }
   HANDLE duplicate = nullptr;
@@ -223,33 +219,28 @@ HRESULT STDMETHODCALLTYPE Fence::SetEventOnCompletion(UINT64 value, HANDLE event
 
 void Fence::watch() {
   std::unique_lock<std::mutex> lock(m_mutex);
-  uint32_t idlePolls = 0;
   while (!m_stopping) {
     if (m_waiters.empty()) {
       m_wake.wait(lock);
-      idlePolls = 0;
       continue;
     }
     const UINT64 completed = GetCompletedValue();
-    bool set = false;
     for (size_t i = 0; i < m_waiters.size();) {
       if (completed >= m_waiters[i].value) {
         SetEvent(m_waiters[i].event);
         CloseHandle(m_waiters[i].event);
         m_waiters.erase(m_waiters.begin() + long(i));
-        set = true;
       } else {
         i++;
       }
     }
-    idlePolls = set ? 0 : idlePolls + 1;
-    // The slot changes without notice: poll while events are pending, yielding first
-    // (a timed wait of 200 us becomes a scheduler tick under Wine), then 1 ms sleeps.
+    if (m_waiters.empty())
+      continue;
+    // Sleep until the host writes the slot (it wakes the slot's sleepers), at most 10 ms
+    // (a removed device, a new waiter or the fence's end are noticed then). Where the
+    // guest has no cross-process wait (real Windows) this is a sleep of at most 1 ms.
     lock.unlock();
-    if (idlePolls < 2000)
-      SwitchToThread();
-    else
-      Sleep(1);
+    m_runtime->connection().wait_fence_change(m_slot, completed, 10000);
     lock.lock();
   }
 }

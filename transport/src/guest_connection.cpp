@@ -505,4 +505,15 @@ uint64_t GuestConnection::fence_value(uint32_t index) const {
   return load_acquire(fences[index]);
 }
 
+void GuestConnection::wait_fence_change(uint32_t index, uint64_t seen, uint32_t timeout_us) const {
+  if (index >= m_geometry.fence_count)
+    return;
+  auto* fences = reinterpret_cast<uint64_t*>(m_base + m_geometry.fences_offset());
+  // The futex word is the value's low half (little-endian); a value that changed only in
+  // its high half is seen at the timeout.
+  if (load_acquire(fences[index]) != seen)
+    return;
+  address_wait(reinterpret_cast<const uint32_t*>(&fences[index]), uint32_t(seen), timeout_us);
+}
+
 }

@@ -338,6 +338,9 @@ void HostContext::signal_fence(uint32_t index, uint64_t value) {
     return;
   auto* fences = reinterpret_cast<uint64_t*>(m_base + m_geometry.fences_offset());
   store_release(fences[index], value);
+  // Guests sleeping on the slot (GuestConnection::wait_fence_change) wake up: the futex
+  // word is the value's low half (little-endian).
+  address_wake_all(reinterpret_cast<uint32_t*>(&fences[index]));
 }
 
 }

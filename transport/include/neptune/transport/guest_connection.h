@@ -94,6 +94,10 @@ public:
   // Host-pushed values: local reads, no round trip.
   bool read_push_slot(uint32_t index, void* out, size_t capacity, size_t* size, uint32_t* version) const;
   uint64_t fence_value(uint32_t index) const;
+  // Sleeps until fence slot `index` no longer holds `seen` (the host wakes a slot's
+  // sleepers whenever it writes the slot), at most timeout_us. Where the guest has no
+  // cross-process address wait (real Windows) it sleeps at most 1 ms instead.
+  void wait_fence_change(uint32_t index, uint64_t seen, uint32_t timeout_us) const;
 
   BulkAllocator& bulk() { return m_bulk; }
 
