@@ -79,6 +79,10 @@ private:
     char temp[MAX_PATH];
     GetTempPathA(sizeof(temp), temp);
     std::string socket = std::string(temp) + "npt-d3d11-test-" + std::to_string(GetCurrentProcessId());
+    std::string rendezvous = socket + ".tcp";
+    // A server of an earlier process with the same id (Wine reuses them) was terminated
+    // and left its rendezvous file: waiting for the file must wait for this server's.
+    DeleteFileA(rendezvous.c_str());
     std::string cmd = "\"" + windowsPath(bin) + "\" --socket \"" + socket + "\"";
     STARTUPINFOA si = {};
     si.cb = sizeof(si);
@@ -86,7 +90,6 @@ private:
       m_error = "cannot start " + cmd;
       return false;
     }
-    std::string rendezvous = socket + ".tcp";
     for (int i = 0; i < 3000 && GetFileAttributesA(rendezvous.c_str()) == INVALID_FILE_ATTRIBUTES; i++)
       Sleep(10);
     // _putenv updates the C runtime's copy, which the guest runtime reads.
