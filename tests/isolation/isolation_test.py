@@ -187,6 +187,8 @@ def run_case(case, options, wrapper, work):
                             % (victim_status, victim.output()))
         if int(hr, 16) != DEVICE_REMOVED or int(mapped, 16) != DEVICE_REMOVED:
             problems.append("the victim's calls returned %s / %s, not DXGI_ERROR_DEVICE_REMOVED" % (hr, mapped))
+        if int(create, 16) != DEVICE_REMOVED:
+            problems.append("CreateBuffer on the removed device returned %s, not DXGI_ERROR_DEVICE_REMOVED" % create)
         if int(reason, 16) not in (DEVICE_REMOVED, DEVICE_HUNG):
             problems.append("GetDeviceRemovedReason returned %s" % reason)
         if case == "kill" and seen_ms > KILL_LIMIT_MS:
