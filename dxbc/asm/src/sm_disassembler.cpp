@@ -172,6 +172,10 @@ bool InstructionPrinter::printOperand(Role role, ValueType valueType, std::strin
       body = name;
       for (uint32_t i = 0; i < dims; i++) {
         uint32_t rep = OperandTokenLayout::indexRep(token, i);
+        // An SM5.1 range (id, lower, upper) is immediates only: t0[vThreadID:2] would not
+        // read back (a fuzzer finding, regressions/dxbc/relative-range-lower-bound).
+        if (declRange && dims == 3 && IndexRep(rep) != IndexRep::Imm32)
+          return false;
         if (i == 0 && !bracketFirst) {
           if (!printIndex(rep, body))
             return false;
