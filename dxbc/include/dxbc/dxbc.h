@@ -6,6 +6,7 @@
 #include "dxbc/container.h"
 #include "dxbc/ddi_signature.h"
 #include "dxbc/fourcc.h"
+#include "dxbc/interfaces.h"
 #include "dxbc/linkage.h"
 #include "dxbc/rebuild.h"
 #include "dxbc/shader_code.h"

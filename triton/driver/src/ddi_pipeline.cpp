@@ -85,15 +85,34 @@ void setShader(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D10DDI_HSHADER hShader, Sha
   (d->context()->*Set)(s ? static_cast<Api*>(s->shader.Get()) : nullptr, nullptr, 0);
 }
 
+// Class instances: per interface slot the runtime gives the function table the shader is to
+// call and where the instance's data lives; the target gets the instance of the device's
+// class linkage that selects that table at that location (class_linkage.h).
 template <class Api, void (STDMETHODCALLTYPE ID3D11DeviceContext::*Set)(Api*, ID3D11ClassInstance* const*, UINT)>
 void setShaderWithIfaces(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D10DDI_HSHADER hShader, ShaderStage stage,
-                         UINT classInstances, const char* entryName) {
-  if (classInstances) {
-    // Class linkage needs ID3D11ClassLinkage objects the DDI does not describe.
-    deviceOf(hDevice)->notImplemented(entryName);
+                         UINT classInstances, const UINT* tables, const ddi::D3D11DDIARG_POINTERDATA* data,
+                         const char* entryName) {
+  if (!classInstances) {
+    setShader<Api, Set>(hDevice, hShader, stage);
     return;
   }
-  setShader<Api, Set>(hDevice, hShader, stage);
+  Device* d = deviceOf(hDevice);
+  Shader* s = objectOf<Shader>(hShader);
+  // The runtime sends instances only for a shader that declares that many interface slots.
+  if (!s || s->stage != stage || !tables || !data || classInstances > s->interfaceSlots ||
+      classInstances > D3D11_SHADER_MAX_INTERFACES) {
+    d->setError(E_INVALIDARG);
+    return;
+  }
+  ID3D11ClassInstance* instances[D3D11_SHADER_MAX_INTERFACES];
+  for (UINT i = 0; i < classInstances; ++i) {
+    const HRESULT hr = d->classLinkage().instance(tables[i], data[i], &instances[i]);
+    if (FAILED(hr)) {
+      d->targetFailed(entryName, hr);
+      return;
+    }
+  }
+  (d->context()->*Set)(static_cast<Api*>(s->shader.Get()), instances, classInstances);
 }
 
 }  // namespace
@@ -124,8 +143,8 @@ namespace entry {
     setShader<Api, &ID3D11DeviceContext::Prefix##SetShader>(h, s, stage);                                         \
   }                                                                                                               \
   void TRITON_APIENTRY prefix##SetShaderWithIfaces(ddi::D3D10DDI_HDEVICE h, ddi::D3D10DDI_HSHADER s, UINT n,      \
-                                                   const UINT*, const ddi::D3D11DDIARG_POINTERDATA*) {            \
-    setShaderWithIfaces<Api, &ID3D11DeviceContext::Prefix##SetShader>(h, s, stage, n,                             \
+                                                   const UINT* t, const ddi::D3D11DDIARG_POINTERDATA* p) {        \
+    setShaderWithIfaces<Api, &ID3D11DeviceContext::Prefix##SetShader>(h, s, stage, n, t, p,                       \
                                                                       #Prefix "SetShaderWithIfaces");             \
   }
 
@@ -301,10 +320,9 @@ void TRITON_APIENTRY clearView(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HAND
     case ddi::D3D11DDI_HT_UNORDEREDACCESSVIEW:
       view = targetOf<UnorderedAccessView>(ddi::D3D11DDI_HUNORDEREDACCESSVIEW{hView});
       break;
-    case ddi::D3D11_1DDI_HT_VIDEOPROCESSOROUTPUTVIEW:
-      d->notImplemented("ClearView(video processor output view)");
-      return;
     default:
+      // Video processor output views come from the video device, which Triton does not
+      // offer (no RetrieveSubObject): no such handle exists, so it is an invalid argument.
       break;
   }
   if (!view || !d->context1()) {
@@ -330,8 +348,9 @@ void TRITON_APIENTRY discard(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HANDLE
         return;
       }
       if (rects && numRects) {
-        // The API discards whole resources only; rectangles go through views.
-        d->notImplemented("Discard(resource with rectangles)");
+        // The API discards whole resources only (rectangles go through views), and
+        // discarding all of it would lose what lies outside the rectangles. A discard
+        // leaves the rectangles' contents undefined; keeping them is one such content.
         return;
       }
       d->context1()->DiscardResource(r->resource.Get());
@@ -350,7 +369,8 @@ void TRITON_APIENTRY discard(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D11DDI_HANDLE
       view = targetOf<UnorderedAccessView>(ddi::D3D11DDI_HUNORDEREDACCESSVIEW{handle});
       break;
     default:
-      d->notImplemented("Discard(video view)");
+      // Video views: no video device is offered (see ClearView), so no such handle exists.
+      d->setError(E_INVALIDARG);
       return;
   }
   if (!view) {

@@ -105,19 +105,52 @@ const char* stageEntryName(ShaderStage stage) {
 }
 
 HRESULT createTargetShader(ID3D11Device* device, ShaderStage stage, const std::vector<uint8_t>& code,
-                           ComPtr<ID3D11DeviceChild>& out) {
+                           ID3D11ClassLinkage* linkage, ComPtr<ID3D11DeviceChild>& out) {
   const void* p = code.data();
   const SIZE_T n = code.size();
+  ID3D11ClassLinkage* l = linkage;
   HRESULT hr = E_INVALIDARG;
   switch (stage) {
-    case ShaderStage::Vertex: { ComPtr<ID3D11VertexShader> s; hr = device->CreateVertexShader(p, n, nullptr, &s); out = s; break; }
-    case ShaderStage::Hull: { ComPtr<ID3D11HullShader> s; hr = device->CreateHullShader(p, n, nullptr, &s); out = s; break; }
-    case ShaderStage::Domain: { ComPtr<ID3D11DomainShader> s; hr = device->CreateDomainShader(p, n, nullptr, &s); out = s; break; }
-    case ShaderStage::Geometry: { ComPtr<ID3D11GeometryShader> s; hr = device->CreateGeometryShader(p, n, nullptr, &s); out = s; break; }
-    case ShaderStage::Pixel: { ComPtr<ID3D11PixelShader> s; hr = device->CreatePixelShader(p, n, nullptr, &s); out = s; break; }
-    case ShaderStage::Compute: { ComPtr<ID3D11ComputeShader> s; hr = device->CreateComputeShader(p, n, nullptr, &s); out = s; break; }
+    case ShaderStage::Vertex: { ComPtr<ID3D11VertexShader> s; hr = device->CreateVertexShader(p, n, l, &s); out = s; break; }
+    case ShaderStage::Hull: { ComPtr<ID3D11HullShader> s; hr = device->CreateHullShader(p, n, l, &s); out = s; break; }
+    case ShaderStage::Domain: { ComPtr<ID3D11DomainShader> s; hr = device->CreateDomainShader(p, n, l, &s); out = s; break; }
+    case ShaderStage::Geometry: { ComPtr<ID3D11GeometryShader> s; hr = device->CreateGeometryShader(p, n, l, &s); out = s; break; }
+    case ShaderStage::Pixel: { ComPtr<ID3D11PixelShader> s; hr = device->CreatePixelShader(p, n, l, &s); out = s; break; }
+    case ShaderStage::Compute: { ComPtr<ID3D11ComputeShader> s; hr = device->CreateComputeShader(p, n, l, &s); out = s; break; }
   }
   return hr;
+}
+
+// A shader that declares interfaces gets the IFCE chunk the DDI does not deliver (one
+// class type per function table, class_linkage.h) and the device's class linkage; others
+// get neither. False (error reported) if the declarations cannot be described.
+bool prepareInterfaces(Device* d, const char* entryName, const UINT* code, std::vector<uint8_t>& container,
+                       ID3D11ClassLinkage*& linkage, UINT& slots) {
+  linkage = nullptr;
+  slots = 0;
+  std::span<const uint8_t> tokens;
+  tokenSpan(code, tokens);   // checked by rebuild
+  dxbc::ShaderInterfaces declared;
+  dxbc::InterfacesChunk chunk;
+  dxbc::Status status = dxbc::scanInterfaces(tokens, declared);
+  if (status.ok() && declared.empty())
+    return true;
+  if (status.ok())
+    status = dxbc::synthesizeInterfacesChunk(declared, chunk);
+  if (status.ok())
+    status = dxbc::addInterfacesChunk(container, chunk);
+  if (!status.ok()) {
+    TRITON_LOG(Warn, "%s: the interface declarations cannot be described: %s", entryName, status.reason);
+    d->setError(E_INVALIDARG);
+    return false;
+  }
+  const HRESULT hr = d->classLinkage().linkage(&linkage);
+  if (FAILED(hr)) {
+    d->targetFailed(entryName, hr);
+    return false;
+  }
+  slots = declared.slotCount;
+  return true;
 }
 
 bool rebuild(Device* d, const char* entryName, const UINT* code, const DdiStageSignatures& sigs,
@@ -144,10 +177,13 @@ void createShader(ddi::D3D10DDI_HDEVICE hDevice, ShaderStage stage, const UINT* 
   const char* entryName = stageEntryName(stage);
   try {
     std::vector<uint8_t> container;
-    if (!hShader.pDrvPrivate || !rebuild(d, entryName, code, signatures(ddiSignatures), container))
+    ID3D11ClassLinkage* linkage = nullptr;
+    UINT slots = 0;
+    if (!hShader.pDrvPrivate || !rebuild(d, entryName, code, signatures(ddiSignatures), container) ||
+        !prepareInterfaces(d, entryName, code, container, linkage, slots))
       return;
     ComPtr<ID3D11DeviceChild> shader;
-    const HRESULT hr = createTargetShader(d->device(), stage, container, shader);
+    const HRESULT hr = createTargetShader(d->device(), stage, container, linkage, shader);
     if (FAILED(hr)) {
       d->targetFailed(entryName, hr);
       return;
@@ -155,6 +191,7 @@ void createShader(ddi::D3D10DDI_HDEVICE hDevice, ShaderStage stage, const UINT* 
     Shader* s = new (hShader.pDrvPrivate) Shader;
     s->shader = std::move(shader);
     s->stage = stage;
+    s->interfaceSlots = slots;
   } catch (const std::bad_alloc&) {
     d->setError(E_OUTOFMEMORY);
   }
@@ -172,7 +209,10 @@ void createGeometryShaderWithSO(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11D
   try {
     std::vector<uint8_t> container;
     dxbc::RebuiltSignatures rebuilt;
-    if (!rebuild(d, entryName, a->pShaderCode, signatures(ddiSignatures), container, &rebuilt))
+    ID3D11ClassLinkage* linkage = nullptr;
+    UINT slots = 0;
+    if (!rebuild(d, entryName, a->pShaderCode, signatures(ddiSignatures), container, &rebuilt) ||
+        !prepareInterfaces(d, entryName, a->pShaderCode, container, linkage, slots))
       return;
     std::vector<dxbc::StreamOutputMapping> mappings(a->NumEntries);
     std::vector<D3D11_SO_DECLARATION_ENTRY> entries(a->NumEntries);
@@ -193,7 +233,7 @@ void createGeometryShaderWithSO(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11D
     ComPtr<ID3D11GeometryShader> shader;
     const HRESULT hr = d->device()->CreateGeometryShaderWithStreamOutput(
         container.data(), container.size(), entries.data(), a->NumEntries, a->BufferStridesInBytes, a->NumStrides,
-        a->RasterizedStream, nullptr, &shader);
+        a->RasterizedStream, linkage, &shader);
     if (FAILED(hr)) {
       d->targetFailed(entryName, hr);
       return;
@@ -201,6 +241,7 @@ void createGeometryShaderWithSO(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D11D
     Shader* s = new (hShader.pDrvPrivate) Shader;
     s->shader = std::move(shader);
     s->stage = ShaderStage::Geometry;
+    s->interfaceSlots = slots;
   } catch (const std::bad_alloc&) {
     d->setError(E_OUTOFMEMORY);
   }

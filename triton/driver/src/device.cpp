@@ -20,7 +20,8 @@ Device::Device(const ddi::D3D10DDIARG_CREATEDEVICE& args, std::unique_ptr<Target
       target_(std::move(target)),
       device_(target_->device()),
       context_(target_->context()),
-      context1_(target_->context1()) {}
+      context1_(target_->context1()),
+      classLinkage_(std::make_shared<ClassLinkage>(device_)) {}
 
 Device::Device(const Device& immediate, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args,
                ComPtr<ID3D11DeviceContext> deferred)
@@ -31,7 +32,8 @@ Device::Device(const Device& immediate, const ddi::D3D11DDIARG_CREATEDEFERREDCON
       kernelCallbacks_(immediate.kernelCallbacks_),
       device_(immediate.device_),
       context_(deferred.Get()),
-      deferredContext_(std::move(deferred)) {
+      deferredContext_(std::move(deferred)),
+      classLinkage_(immediate.classLinkage_) {
   deferredContext_.As(&context1_);
 }
 

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "class_linkage.h"
 #include "objects.h"
 #include "target_device.h"
 
@@ -52,6 +53,10 @@ public:
                        const ddi::D3D11DDI_HUNORDEREDACCESSVIEW* uavs, const UINT* initialCounts,
                        UINT uavStart, UINT numUavs, UINT uavRangeStart, UINT uavRangeSize);
 
+  // The target class linkage of this device and its deferred contexts (shaders with
+  // interfaces, the class instances *SetShaderWithIfaces binds).
+  ClassLinkage& classLinkage() const { return *classLinkage_; }
+
   // D3D10 text filter size: recorded; it only matters to TEXT_1BIT samplers, which
   // the target API cannot express (CreateSampler refuses them).
   UINT textFilterWidth = 1, textFilterHeight = 1;
@@ -67,6 +72,7 @@ private:
   ID3D11DeviceContext* context_;
   ComPtr<ID3D11DeviceContext> deferredContext_;
   ComPtr<ID3D11DeviceContext1> context1_;
+  std::shared_ptr<ClassLinkage> classLinkage_;   // one per target device, shared with deferred contexts
 
   static constexpr UINT kRenderTargetSlots = D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT;
   static constexpr UINT kOutputMergerUavSlots = D3D11_1_UAV_SLOT_COUNT;

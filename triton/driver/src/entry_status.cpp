@@ -5,18 +5,12 @@ namespace {
 
 constexpr EntryNote kNotes[] = {
     // Device tables (D3D11.0 and D3D11.1)
-    {"pfnVsSetShaderWithIfaces", EntryStatus::Partial,
-     "class instances (dynamic linkage): the DDI passes interface pointer data, the API wants "
-     "ID3D11ClassInstance objects of a linkage the driver never saw; without instances it is SetShader"},
-    {"pfnHsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
-    {"pfnDsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
-    {"pfnGsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
-    {"pfnPsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
-    {"pfnCsSetShaderWithIfaces", EntryStatus::Partial, "class instances, as pfnVsSetShaderWithIfaces"},
-    {"pfnCreateSampler", EntryStatus::Partial, "D3D10's TEXT_1BIT filter has no D3D11 API form"},
-    {"pfnCreateQuery", EntryStatus::Partial, "D3D10's named counters have no D3D11 API form"},
-    {"pfnDiscard", EntryStatus::Partial, "a resource with rectangles, and video views"},
-    {"pfnClearView", EntryStatus::Partial, "video processor output views"},
+    {"pfnCreateSampler", EntryStatus::Partial,
+     "D3D10's TEXT_1BIT filter (reached through D3D10 on the D3D11 DDI): the API has no such filter and no "
+     "R1_UNORM texture it filters; emulating it would mean rewriting every sample instruction that uses the sampler"},
+    {"pfnCreateQuery", EntryStatus::Partial,
+     "D3D10's named counters (GPU_IDLE ... TEXTURE_CACHE_HIT_RATE): the API has no form for them; CheckCounter "
+     "answers DXGI_DDI_ERR_UNSUPPORTED for each, so a runtime that checks first never creates one"},
     {"pfnRelocateDeviceFuncs", EntryStatus::NothingToDo, "Triton keeps no pointer into the runtime's table"},
     {"pfnShaderResourceViewReadAfterWriteHazard", EntryStatus::NothingToDo,
      "the target device tracks its own read-after-write hazards"},

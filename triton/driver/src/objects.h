@@ -39,6 +39,7 @@ enum class ShaderStage { Vertex, Hull, Domain, Geometry, Pixel, Compute };
 struct Shader {
   ComPtr<ID3D11DeviceChild> shader;
   ShaderStage stage{};
+  UINT interfaceSlots = 0;   // slots its dcl_interface declarations cover (created with the class linkage)
 };
 
 struct ElementLayout { ComPtr<ID3D11InputLayout> layout; };

@@ -216,6 +216,30 @@ private:
   std::vector<HRESULT> errors_;
 };
 
+// Dynamic linkage as the runtime resolves it for *SetShaderWithIfaces. The application
+// binds, per interface slot, a class instance: a class type name (from the shader's IFCE
+// chunk; CreateClassInstance) or a shader-declared instance (GetClassInstance), with the
+// location of its data. The driver gets, per slot, the function table that class selects
+// in that slot and the data location packed as D3D11DDIARG_POINTERDATA.
+struct ClassInstanceDesc {
+  std::string typeName;           // empty: no instance in this slot
+  UINT constantBuffer = 0;
+  UINT constantVectorOffset = 0;
+  UINT texture = 0;
+  UINT sampler = 0;
+};
+struct InterfaceArguments {
+  std::vector<UINT> tables;
+  std::vector<ddi::D3D11DDIARG_POINTERDATA> data;
+};
+// False if the container has no IFCE chunk, a class type is unknown or a slot does not
+// accept it. An empty slot gets table 0 and no data (the shader must not call it).
+bool interfaceArguments(std::span<const uint8_t> container, std::span<const ClassInstanceDesc> instances,
+                        InterfaceArguments& out);
+// The instance the shader declares under `name` (GetClassInstance; index into an array
+// of instances is not modelled): false if the IFCE chunk has none.
+bool declaredClassInstance(std::span<const uint8_t> container, const std::string& name, ClassInstanceDesc& out);
+
 // Calls the driver made to kernel-thunk, adapter or DXGI callbacks other than the
 // allocation pair below: Triton submits nothing to a kernel driver, so any such call is
 // unexpected.
