@@ -24,6 +24,7 @@ void Executor::ID3D11DeviceContext_CopyResource(ObjectId self, ObjectId pDstReso
              method))
     return;
   context->CopyResource(dst, src);
+  noteWrite(self, context, dst);
 }
 
 void Executor::copyRegion(const char* method, ObjectId self, ObjectId pDst, UINT dstSub, UINT x, UINT y, UINT z,
@@ -54,9 +55,10 @@ void Executor::copyRegion(const char* method, ObjectId self, ObjectId pDst, UINT
       return drop(method, "unknown copy flags 0x%x", copyFlags);
     if (!state->context1) return notImplemented(method);
     state->context1->CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, copyFlags);
-    return;
+  } else {
+    context->CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
   }
-  context->CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
+  noteWrite(self, context, dst);
 }
 
 void Executor::ID3D11DeviceContext_CopySubresourceRegion(ObjectId self, ObjectId pDstResource, UINT DstSubresource,
@@ -90,6 +92,7 @@ void Executor::ID3D11DeviceContext_CopyStructureCount(ObjectId self, ObjectId pD
   if (DstAlignedByteOffset % 4 || uint64_t(DstAlignedByteOffset) + 4 > shape.width)
     return drop(method, "offset %u of a %u-byte buffer", DstAlignedByteOffset, shape.width);
   context->CopyStructureCount(dst, DstAlignedByteOffset, view);
+  noteWrite(self, context, dst);
 }
 
 void Executor::ID3D11DeviceContext_ClearRenderTargetView(ObjectId self, ObjectId pRenderTargetView,
@@ -103,6 +106,7 @@ void Executor::ID3D11DeviceContext_ClearRenderTargetView(ObjectId self, ObjectId
     return;
   if (!sameDevice(record, device, pRenderTargetView, "ClearRenderTargetView")) return;
   context->ClearRenderTargetView(view, ColorRGBA);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewUint(ObjectId self, ObjectId pView, const UINT* Values) {
@@ -115,6 +119,7 @@ void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewUint(ObjectId self, O
     return;
   if (!sameDevice(record, device, pView, "ClearUnorderedAccessViewUint")) return;
   context->ClearUnorderedAccessViewUint(view, Values);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewFloat(ObjectId self, ObjectId pView, const FLOAT* Values) {
@@ -127,6 +132,7 @@ void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewFloat(ObjectId self, 
     return;
   if (!sameDevice(record, device, pView, "ClearUnorderedAccessViewFloat")) return;
   context->ClearUnorderedAccessViewFloat(view, Values);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext_ClearDepthStencilView(ObjectId self, ObjectId pDepthStencilView, UINT ClearFlags,
@@ -142,6 +148,7 @@ void Executor::ID3D11DeviceContext_ClearDepthStencilView(ObjectId self, ObjectId
       !admit(validation::validateClearDepthStencil(ClearFlags, Depth), method))
     return;
   context->ClearDepthStencilView(view, ClearFlags, Depth, Stencil);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext_GenerateMips(ObjectId self, ObjectId pShaderResourceView) {
@@ -156,6 +163,7 @@ void Executor::ID3D11DeviceContext_GenerateMips(ObjectId self, ObjectId pShaderR
       !admit(validation::validateGenerateMips(static_cast<ViewState*>(record)->resource), method))
     return;
   context->GenerateMips(view);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext_SetResourceMinLOD(ObjectId self, ObjectId pResource, FLOAT MinLOD) {
@@ -186,6 +194,7 @@ void Executor::ID3D11DeviceContext_ResolveSubresource(ObjectId self, ObjectId pD
              method))
     return;
   context->ResolveSubresource(dst, DstSubresource, src, SrcSubresource, Format);
+  noteWrite(self, context, dst);
 }
 
 void Executor::ID3D11DeviceContext1_DiscardResource(ObjectId self, ObjectId pResource) {
@@ -198,6 +207,7 @@ void Executor::ID3D11DeviceContext1_DiscardResource(ObjectId self, ObjectId pRes
   if (!sameDevice(record, device, pResource, "DiscardResource")) return;
   if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardResource");
   state->context1->DiscardResource(resource);
+  noteWrite(self, context, resource);
 }
 
 void Executor::ID3D11DeviceContext1_DiscardView(ObjectId self, ObjectId pResourceView) {
@@ -210,6 +220,7 @@ void Executor::ID3D11DeviceContext1_DiscardView(ObjectId self, ObjectId pResourc
   if (!sameDevice(record, device, pResourceView, "DiscardView")) return;
   if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView");
   state->context1->DiscardView(view);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext1_DiscardView1(ObjectId self, ObjectId pResourceView, const RECT* pRects,
@@ -224,6 +235,7 @@ void Executor::ID3D11DeviceContext1_DiscardView1(ObjectId self, ObjectId pResour
   if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView1");
   if (NumRects && !pRects) return drop("DiscardView1", "%u rects without an array", NumRects);
   state->context1->DiscardView1(view, NumRects ? pRects : nullptr, NumRects);
+  noteViewWrite(self, context, view);
 }
 
 void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, const FLOAT* Color, const RECT* pRect,
@@ -247,6 +259,7 @@ void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, con
       return drop(method, "rect %u is inverted", i);
   if (!state->context1) return notImplemented("ID3D11DeviceContext1::ClearView");
   state->context1->ClearView(view, Color, NumRects ? pRect : nullptr, NumRects);
+  noteViewWrite(self, context, view);
 }
 
 }  // namespace npt::executor

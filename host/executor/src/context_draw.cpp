@@ -10,31 +10,43 @@ namespace npt::executor {
 using objects::InterfaceId;
 
 void Executor::ID3D11DeviceContext_Draw(ObjectId self, UINT VertexCount, UINT StartVertexLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "Draw")) context->Draw(VertexCount, StartVertexLocation);
+  if (ID3D11DeviceContext* context = contextOf(self, "Draw")) {
+    context->Draw(VertexCount, StartVertexLocation);
+    noteBoundOutputWrites(self, context, false);
+  }
 }
 
 void Executor::ID3D11DeviceContext_DrawIndexed(ObjectId self, UINT IndexCount, UINT StartIndexLocation,
                                                INT BaseVertexLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawIndexed"))
+  if (ID3D11DeviceContext* context = contextOf(self, "DrawIndexed")) {
     context->DrawIndexed(IndexCount, StartIndexLocation, BaseVertexLocation);
+    noteBoundOutputWrites(self, context, false);
+  }
 }
 
 void Executor::ID3D11DeviceContext_DrawInstanced(ObjectId self, UINT VertexCountPerInstance, UINT InstanceCount,
                                                  UINT StartVertexLocation, UINT StartInstanceLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawInstanced"))
+  if (ID3D11DeviceContext* context = contextOf(self, "DrawInstanced")) {
     context->DrawInstanced(VertexCountPerInstance, InstanceCount, StartVertexLocation, StartInstanceLocation);
+    noteBoundOutputWrites(self, context, false);
+  }
 }
 
 void Executor::ID3D11DeviceContext_DrawIndexedInstanced(ObjectId self, UINT IndexCountPerInstance, UINT InstanceCount,
                                                         UINT StartIndexLocation, INT BaseVertexLocation,
                                                         UINT StartInstanceLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawIndexedInstanced"))
+  if (ID3D11DeviceContext* context = contextOf(self, "DrawIndexedInstanced")) {
     context->DrawIndexedInstanced(IndexCountPerInstance, InstanceCount, StartIndexLocation, BaseVertexLocation,
                                   StartInstanceLocation);
+    noteBoundOutputWrites(self, context, false);
+  }
 }
 
 void Executor::ID3D11DeviceContext_DrawAuto(ObjectId self) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawAuto")) context->DrawAuto();
+  if (ID3D11DeviceContext* context = contextOf(self, "DrawAuto")) {
+    context->DrawAuto();
+    noteBoundOutputWrites(self, context, false);
+  }
 }
 
 void Executor::ID3D11DeviceContext_Dispatch(ObjectId self, UINT x, UINT y, UINT z) {
@@ -44,6 +56,7 @@ void Executor::ID3D11DeviceContext_Dispatch(ObjectId self, UINT x, UINT y, UINT 
   if (x > 65535 || y > 65535 || z > 65535)
     return drop("Dispatch", "thread group counts %u x %u x %u beyond 65535", x, y, z);
   context->Dispatch(x, y, z);
+  noteBoundOutputWrites(self, context, true);
 }
 
 namespace {
@@ -71,6 +84,7 @@ const char* indirectProblem(const ResourceState* buffer, UINT offset, UINT argum
     if (const char* problem = indirectProblem(static_cast<ResourceState*>(record), offset, Bytes))           \
       return drop(#Method, "%s", problem);                                                                   \
     context->Method(args, offset);                                                                           \
+    noteBoundOutputWrites(self, context, std::strcmp(#Method, "DispatchIndirect") == 0);                      \
   }
 
 NPT_INDIRECT(DrawIndexedInstancedIndirect, 20)
@@ -85,7 +99,7 @@ void Executor::ID3D11DeviceContext_Flush(ObjectId self) {
   if (!context) return;
   context->Flush();
   // Legacy shared resources (no keyed mutex, no fence) are synchronised by Flush.
-  if (!state->deferred) publishOwnedResources();
+  if (!state->deferred) publishWrittenResources();
 }
 
 void Executor::ID3D11DeviceContext_Begin(ObjectId self, ObjectId pAsync) {

@@ -176,9 +176,10 @@ void Executor::updateSubresource(const char* method, ObjectId self, ObjectId pDs
       return drop(method, "unknown copy flags 0x%x", copyFlags);
     if (!state->context1) return notImplemented(method);
     state->context1->UpdateSubresource1(resource, subresource, box, bytes, rowPitch, depthPitch, copyFlags);
-    return;
+  } else {
+    context->UpdateSubresource(resource, subresource, box, bytes, rowPitch, depthPitch);
   }
-  context->UpdateSubresource(resource, subresource, box, bytes, rowPitch, depthPitch);
+  noteWrite(self, context, resource);
 }
 
 void Executor::ID3D11DeviceContext_UpdateSubresource(ObjectId self, ObjectId pDstResource, UINT DstSubresource,

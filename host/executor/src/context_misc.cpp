@@ -63,6 +63,8 @@ void Executor::ID3D11DeviceContext3_Flush1(ObjectId self, D3D11_CONTEXT_TYPE typ
     state->context3->Flush1(type, nullptr);
   else
     context->Flush();
+  // As Flush: legacy shared resources are synchronised by it.
+  if (!state->deferred) publishWrittenResources();
 }
 
 void Executor::ID3D11DeviceContext3_SetHardwareProtectionState(ObjectId self, BOOL enable) {
@@ -80,6 +82,7 @@ void Executor::ID3D11DeviceContext_ExecuteCommandList(ObjectId self, ObjectId pC
   if (!context || !resolveAs(pCommandList, objects::InterfaceId::ID3D11CommandList, false, method, &list, &record)) return;
   if (!sameDevice(record, device, pCommandList, method)) return;
   context->ExecuteCommandList(list, RestoreContextState);
+  noteCommandListExecuted(self, context, pCommandList);
 }
 
 void Executor::ID3D11DeviceContext_FinishCommandList(ObjectId self, BOOL RestoreDeferredContextState,
@@ -101,6 +104,8 @@ void Executor::ID3D11DeviceContext_FinishCommandList(ObjectId self, BOOL Restore
   }
   ID3D11CommandList* list = nullptr;
   HRESULT hr = context->FinishCommandList(RestoreDeferredContextState, &list);
+  // What the recorded commands write now belongs to the list (discarded with a refused one).
+  noteCommandListFinished(self, ppCommandList);
   if (FAILED(hr) || !list) {
     log("%s: the backend refused (0x%08x); object %u has no backend counterpart", method, unsigned(hr), ppCommandList);
     insertFailed(ppCommandList, objects::ObjectType::CommandList, owner);

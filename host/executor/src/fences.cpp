@@ -51,6 +51,8 @@ SharingState& Executor::sharing() {
       if (const char* env = std::getenv("NPT_FENCE_TIMEOUT_MS")) timeout = uint32_t(std::strtoul(env, nullptr, 10));
     m_sharing->waitTimeoutMs = timeout ? timeout : 2000;
     if (const char* wake = std::getenv("NPT_FENCE_WAKE")) m_sharing->pollSharedFences = std::string(wake) == "poll";
+    if (const char* publish = std::getenv("NPT_SHARED_PUBLISH"))
+      m_sharing->publishAlways = std::string(publish) == "always";
     // Any nonzero value unique among the contexts of the instance: the keyed-mutex owner.
     static std::atomic<uint32_t> counter{0};
     const uint64_t seed = uint64_t(reinterpret_cast<uintptr_t>(this)) ^ nowNs() ^ (uint64_t(++counter) << 40);
@@ -117,9 +119,9 @@ void Executor::pollFences() {
       if (m_options.hooks.fenceSlot) m_options.hooks.fenceSlot(fence->slot(), value);
     }
   }
-  // Resources opened from other contexts (without a keyed mutex) take what their creator
-  // published since this context's last batch.
-  refreshOpenedResources();
+  // Shared resources (without a keyed mutex) take what other contexts published since
+  // this context's last batch.
+  refreshSharedResources();
 }
 
 HRESULT Executor::ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, UINT flags, UINT FenceSlot,
@@ -216,7 +218,7 @@ void Executor::ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fenceId, UINT
   EmulatedFence* fence = fenceOf(fenceId, device, method);
   if (!fence) return;
   // What other contexts read at this fence must be in the sections before the value is.
-  publishOwnedResources();
+  publishWrittenResources();
   D3D11_QUERY_DESC desc{D3D11_QUERY_EVENT, 0};
   ID3D11Query* query = nullptr;
   if (FAILED(device->device->CreateQuery(&desc, &query)) || !query) {
@@ -283,7 +285,7 @@ void Executor::ID3D11DeviceContext4_Wait(ObjectId self, ObjectId fenceId, UINT64
     if (blocked > sharingState.waitStats.maxBlockedNs) sharingState.waitStats.maxBlockedNs = blocked;
   }
   // What the signalling context published before its Signal is this context's now.
-  refreshOpenedResources();
+  refreshSharedResources();
 }
 
 }  // namespace npt::executor

@@ -77,6 +77,8 @@ void Presenter::release() {
 }
 
 void Executor::presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) {
+  // Present flushes the context: legacy shared resources written so far are published.
+  publishWrittenResources();
   m_presenter->present(texture, interval, flags);
 }
 

@@ -5,14 +5,17 @@
 // Wine's d3d11 cannot share, so each context keeps its own backend resource and the
 // content travels through a shared-memory section of the registry entry (linear,
 // subresources in D3D11 order, rows tightly packed; host/sharing/README.md):
-//   * publish (this context's resource -> section; one CPU copy, counted): by the context
-//     that created a resource without a keyed mutex at each Signal and explicit Flush
-//     (and when its handle is first handed out); by whichever context holds a keyed
-//     mutex at its ReleaseSync;
+//   * publish (this context's resource -> section; one CPU copy, counted), only of a
+//     resource this context wrote since it last published or refreshed it
+//     (sharing_writes.cpp): without a keyed mutex by any context holding it — creator or
+//     opener — at each Signal, Flush and Present (and by the creator when the handle is
+//     first handed out); with a keyed mutex by whichever context holds it, at ReleaseSync;
 //   * refresh (section -> this context's resource; one CPU copy, counted, only when the
-//     entry's content version moved): at OpenSharedResource, AcquireSync, Wait, and after
-//     each batch for opened resources without a keyed mutex.
-// Writes by an opener of a resource without a keyed mutex stay in that context.
+//     entry's content version moved and this context has no unpublished writes of its
+//     own): at OpenSharedResource, AcquireSync, Wait, and after each batch for resources
+//     without a keyed mutex.
+// Two contexts writing one resource between their publications: the later publication
+// wins, for the whole resource (a shared GPU resource would merge disjoint writes).
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -108,6 +111,13 @@ void SharingState::clear() {
     registry->releaseReference(resource->handle);
   }
   resources.clear();
+  sharedBindFlags = 0;
+  deferredWrites.clear();
+}
+
+void SharingState::resourcesChanged() {
+  sharedBindFlags = 0;
+  for (auto& [id, resource] : resources) sharedBindFlags |= resource->shape.bindFlags;
 }
 
 sharing::Registry* Executor::sharingRegistry() {
@@ -139,17 +149,27 @@ void Executor::forgetShared(ObjectId id) {
       state.registry->releaseReference(it->second->handle);
     }
     state.resources.erase(it);
+    state.resourcesChanged();
   }
+  state.deferredWrites.erase(id);   // a deferred context or command list
 }
 
 void Executor::dropSharing() {
-  if (m_sharing) m_sharing->clear();
+  if (!m_sharing) return;
+  const SharingState& state = *m_sharing;
+  if (state.publishes || state.refreshes || state.unwrittenSkips)
+    log("sharing: %llu publishes (%llu bytes), %llu refreshes (%llu bytes), %llu publications skipped (not written)",
+        (unsigned long long)state.publishes, (unsigned long long)state.publishedBytes,
+        (unsigned long long)state.refreshes, (unsigned long long)state.refreshedBytes,
+        (unsigned long long)state.unwrittenSkips);
+  m_sharing->clear();
 }
 
 namespace {
 
 // Backend resource -> section, through a staging copy. Returns the bytes copied.
-uint64_t publishContent(SharedResource& shared, ID3D11Resource* resource) {
+uint64_t publishContent(SharedResource& shared) {
+  ID3D11Resource* resource = shared.object;
   DeviceState& device = *shared.device;
   ID3D11DeviceContext* context = device.immediate;
   if (!shared.staging) {
@@ -196,7 +216,8 @@ uint64_t publishContent(SharedResource& shared, ID3D11Resource* resource) {
 }
 
 // Section -> backend resource. Returns the bytes copied.
-uint64_t refreshContent(SharedResource& shared, ID3D11Resource* resource) {
+uint64_t refreshContent(SharedResource& shared) {
+  ID3D11Resource* resource = shared.object;
   ID3D11DeviceContext* context = shared.device->immediate;
   const uint8_t* in = shared.content.data();
   uint64_t offset = 0;
@@ -213,33 +234,60 @@ uint64_t refreshContent(SharedResource& shared, ID3D11Resource* resource) {
 
 }  // namespace
 
-void Executor::publishOwnedResources() {
+namespace {
+
+// NPT_SHARED_PUBLISH=always: the creator publishes whether written or not (the baseline).
+bool publishes(const SharingState& state, const SharedResource& shared) {
+  return shared.written || (state.publishAlways && shared.owner);
+}
+
+// This context's resource -> section; the entry's content version moves.
+void publish(SharingState& state, SharedResource& shared) {
+  const uint64_t bytes = publishContent(shared);
+  if (std::atomic<uint64_t>* version = state.registry->contentVersion(shared.handle)) {
+    shared.localVersion = version->fetch_add(1, std::memory_order_acq_rel) + 1;
+    state.registry->countCopy(shared.handle, bytes);
+  }
+  shared.written = false;
+  state.publishes++;
+  state.publishedBytes += bytes;
+}
+
+// Section -> this context's resource, when another context published since.
+void refreshIfMoved(SharingState& state, SharedResource& shared) {
+  std::atomic<uint64_t>* version = state.registry->contentVersion(shared.handle);
+  const uint64_t current = version ? version->load(std::memory_order_acquire) : 0;
+  if (!current || current == shared.localVersion) return;
+  const uint64_t bytes = refreshContent(shared);
+  state.registry->countCopy(shared.handle, bytes);
+  shared.localVersion = current;
+  shared.written = false;
+  state.refreshes++;
+  state.refreshedBytes += bytes;
+}
+
+}  // namespace
+
+void Executor::publishWrittenResources() {
   if (!m_sharing || !m_sharing->registry || isFatal()) return;
   SharingState& state = *m_sharing;
   for (auto& [id, shared] : state.resources) {
-    if (!shared->owner || shared->keyedMutex) continue;
-    IUnknown* object = backendObject(id);
-    if (!object) continue;
-    const uint64_t bytes = publishContent(*shared, static_cast<ID3D11Resource*>(object));
-    if (std::atomic<uint64_t>* version = state.registry->contentVersion(shared->handle)) {
-      shared->localVersion = version->fetch_add(1, std::memory_order_acq_rel) + 1;
-      state.registry->countCopy(shared->handle, bytes);
-    }
+    if (shared->keyedMutex) continue;
+    if (publishes(state, *shared))
+      publish(state, *shared);
+    else
+      state.unwrittenSkips++;
   }
 }
 
-void Executor::refreshOpenedResources() {
+void Executor::refreshSharedResources() {
   if (!m_sharing || !m_sharing->registry || isFatal()) return;
   SharingState& state = *m_sharing;
   for (auto& [id, shared] : state.resources) {
-    if (shared->owner || shared->keyedMutex) continue;
-    std::atomic<uint64_t>* version = state.registry->contentVersion(shared->handle);
-    const uint64_t current = version ? version->load(std::memory_order_acquire) : 0;
-    if (!current || current == shared->localVersion) continue;
-    IUnknown* object = backendObject(id);
-    if (!object) continue;
-    state.registry->countCopy(shared->handle, refreshContent(*shared, static_cast<ID3D11Resource*>(object)));
-    shared->localVersion = current;
+    // Unpublished writes of this context stay (they are published at its next Signal,
+    // Flush or Present; a newer publication of another context is then overwritten).
+    if (shared->keyedMutex || publishes(state, *shared)) continue;
+    refreshIfMoved(state, *shared);
   }
 }
 
@@ -253,7 +301,7 @@ struct OwnerRequest {
 }  // namespace
 
 // The shared entry of a resource this context created, made on first use.
-static HRESULT shareOwned(SharingState& state, sharing::Registry& registry, ObjectId id,
+static HRESULT shareOwned(SharingState& state, sharing::Registry& registry, ObjectId id, ID3D11Resource* object,
                           const validation::ResourceShape& shape, std::shared_ptr<DeviceState> device,
                           const OwnerRequest& request, SharedResource** out) {
   *out = nullptr;
@@ -277,6 +325,9 @@ static HRESULT shareOwned(SharingState& state, sharing::Registry& registry, Obje
   auto shared = std::make_unique<SharedResource>();
   shared->handle = handle;
   shared->owner = true;
+  shared->object = object;
+  // Written before it was shared (untracked until now): published at once.
+  shared->written = true;
   shared->keyedMutex = flags & sharing::kFlagKeyedMutex;
   shared->shape = shape;
   shared->device = std::move(device);
@@ -288,6 +339,7 @@ static HRESULT shareOwned(SharingState& state, sharing::Registry& registry, Obje
   }
   *out = shared.get();
   state.resources[id] = std::move(shared);
+  state.resourcesChanged();
   return S_OK;
 }
 
@@ -308,12 +360,12 @@ HRESULT Executor::IDXGIResource_GetSharedHandle(ObjectId self, UINT64* pSharedHa
   if (!registry) return E_OUTOFMEMORY;
   SharingState& state = sharing();
   SharedResource* shared = nullptr;
-  HRESULT hr = shareOwned(state, *registry, self, resource->shape, resource->device, {}, &shared);
+  HRESULT hr = shareOwned(state, *registry, self, static_cast<ID3D11Resource*>(object), resource->shape, resource->device, {}, &shared);
   if (FAILED(hr)) return hr;
   if (!shared->owner) return E_INVALIDARG;   // an opened resource: its creator's handle
   registry->addFlags(shared->handle, sharing::kFlagLegacyHandle);
   // An opener sees what was rendered before the handle was handed out.
-  if (!shared->keyedMutex) publishOwnedResources();
+  if (!shared->keyedMutex) publishWrittenResources();
   *pSharedHandle = shared->handle;
   return S_OK;
 }
@@ -334,10 +386,10 @@ HRESULT Executor::IDXGIResource1_CreateSharedHandle(ObjectId self, DWORD access,
   OwnerRequest request;
   request.ntHandle = true;
   request.name = name;
-  HRESULT hr = shareOwned(state, *registry, self, resource->shape, resource->device, request, &shared);
+  HRESULT hr = shareOwned(state, *registry, self, static_cast<ID3D11Resource*>(object), resource->shape, resource->device, request, &shared);
   if (FAILED(hr)) return hr;
   if (!shared->owner) return E_INVALIDARG;
-  if (!shared->keyedMutex) publishOwnedResources();
+  if (!shared->keyedMutex) publishWrittenResources();
   *handle = shared->handle;
   return S_OK;
 }
@@ -428,15 +480,12 @@ HRESULT Executor::ID3D11Device_OpenSharedResource(ObjectId self, UINT64 hResourc
     registry->releaseReference(hResource);
     return DXGI_ERROR_DEVICE_REMOVED;
   }
+  shared->object = static_cast<ID3D11Resource*>(object);
   SharedResource* opened = shared.get();
   state.resources[ppResource] = std::move(shared);
+  state.resourcesChanged();
   // The content published so far (keyed-mutex resources: what the last releaser left).
-  std::atomic<uint64_t>* version = registry->contentVersion(hResource);
-  const uint64_t current = version ? version->load(std::memory_order_acquire) : 0;
-  if (current) {
-    registry->countCopy(hResource, refreshContent(*opened, static_cast<ID3D11Resource*>(object)));
-    opened->localVersion = current;
-  }
+  refreshIfMoved(state, *opened);
   return S_OK;
 }
 
@@ -470,7 +519,7 @@ HRESULT Executor::IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD d
   SharedResource* shared = nullptr;
   OwnerRequest request;
   request.ntHandle = (resource->shape.miscFlags & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) != 0;
-  HRESULT hr = shareOwned(state, *registry, self, resource->shape, resource->device, request, &shared);
+  HRESULT hr = shareOwned(state, *registry, self, static_cast<ID3D11Resource*>(object), resource->shape, resource->device, request, &shared);
   if (FAILED(hr)) return hr;
   const auto start = std::chrono::steady_clock::now();
   const auto slice = std::chrono::milliseconds(dwMilliseconds < kAcquireSliceMs ? dwMilliseconds : kAcquireSliceMs);
@@ -486,16 +535,11 @@ HRESULT Executor::IDXGIKeyedMutex_AcquireSync(ObjectId self, UINT64 Key, DWORD d
     // Read before trying: a release after this read moves the epoch and ends the sleep.
     const uint32_t epoch = registry->syncEpoch().load(std::memory_order_seq_cst);
     switch (registry->tryAcquireKeyedMutex(shared->handle, state.contextToken, Key)) {
-      case sharing::AcquireResult::Acquired: {
+      case sharing::AcquireResult::Acquired:
         shared->mutexHeld = true;
-        std::atomic<uint64_t>* version = registry->contentVersion(shared->handle);
-        const uint64_t current = version ? version->load(std::memory_order_acquire) : 0;
-        if (current && current != shared->localVersion) {
-          registry->countCopy(shared->handle, refreshContent(*shared, static_cast<ID3D11Resource*>(object)));
-          shared->localVersion = current;
-        }
+        // What the last releaser published (writes made without holding the mutex are lost).
+        refreshIfMoved(state, *shared);
         return S_OK;
-      }
       case sharing::AcquireResult::Abandoned: return kWaitAbandoned;
       case sharing::AcquireResult::BadHandle: return E_FAIL;
       case sharing::AcquireResult::WrongKeyOrOwned: break;
@@ -525,12 +569,12 @@ void Executor::IDXGIKeyedMutex_ReleaseSync(ObjectId self, UINT64 Key) {
   // The guest answered DXGI_ERROR_INVALID_CALL already when it did not hold it.
   if (!shared || !shared->mutexHeld || !m_sharing->registry) return drop(method, "resource %u holds no keyed mutex", self);
   sharing::Registry& registry = *m_sharing->registry;
-  // The next owner reads what this context wrote while it held the mutex.
-  const uint64_t bytes = publishContent(*shared, static_cast<ID3D11Resource*>(object));
-  if (std::atomic<uint64_t>* version = registry.contentVersion(shared->handle)) {
-    shared->localVersion = version->fetch_add(1, std::memory_order_acq_rel) + 1;
-    registry.countCopy(shared->handle, bytes);
-  }
+  // The next owner reads what this context wrote while it held the mutex; nothing to
+  // copy when it wrote nothing.
+  if (publishes(*m_sharing, *shared))
+    publish(*m_sharing, *shared);
+  else
+    m_sharing->unwrittenSkips++;
   registry.releaseKeyedMutex(shared->handle, m_sharing->contextToken, Key);
   shared->mutexHeld = false;
 }

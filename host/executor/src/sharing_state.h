@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "npt/executor/executor.h"
 #include "npt/sharing/registry.h"
@@ -91,6 +92,15 @@ struct PendingSignal {
   std::shared_ptr<DeviceState> device;
 };
 
+// What commands recorded on a deferred context (or in a command list) write: every
+// resource, shared or not yet (a creator may share one before it executes the list).
+// Not references: the recorded commands hold the resources alive.
+struct DeferredRecord {
+  bool complete = false;   // recorded entirely while this context tracked writes
+  std::vector<ID3D11Resource*> writes;
+  void add(ID3D11Resource* resource);
+};
+
 // A resource of this context that is shared: created here (owner) or opened from a handle.
 struct SharedResource {
   uint64_t handle = 0;
@@ -100,8 +110,12 @@ struct SharedResource {
   validation::ResourceShape shape;
   sharing::Section content;             // the linear copy every context of the entry sees
   std::shared_ptr<DeviceState> device;
+  ID3D11Resource* object = nullptr;     // this context's backend resource (the table holds it)
   ID3D11Resource* staging = nullptr;    // owned: where a publish reads the content back
   uint64_t localVersion = 0;            // content version this context's resource holds
+  // Written by this context since it last published or refreshed the content: only such
+  // a resource is published, and it is not refreshed (its own writes would be lost).
+  bool written = false;
 
   SharedResource() = default;
   SharedResource(const SharedResource&) = delete;
@@ -119,9 +133,20 @@ struct SharingState {
   // NPT_FENCE_WAKE=poll: shared fences are polled (worker every 200 us, Wait with
   // yields and 50 us sleeps), as before fence wakeups; the benchmark's baseline.
   bool pollSharedFences = false;
+  // NPT_SHARED_PUBLISH=always: a resource this context created is published at every
+  // publication point whether written or not, as before write tracking (the baseline of
+  // bench/present/fence_run.py --compare publish).
+  bool publishAlways = false;
   std::deque<PendingSignal> signals;
   std::unordered_map<ObjectId, EmulatedFence*> sharedFences;   // referenced; mirrored into slots
   std::unordered_map<ObjectId, std::unique_ptr<SharedResource>> resources;
+  // Bind flags of the shared resources together: which outputs a draw must look at.
+  uint32_t sharedBindFlags = 0;
+  // What the commands recorded on a deferred context write (sharing_writes.cpp), keyed by
+  // the deferred context's id, then by the id of the command list FinishCommandList made.
+  std::unordered_map<ObjectId, DeferredRecord> deferredWrites;
+  // Per-context figures (logged when the context ends).
+  uint64_t publishes = 0, publishedBytes = 0, refreshes = 0, refreshedBytes = 0, unwrittenSkips = 0;
   Executor::FenceWaitStats waitStats;
 
   SharingState() = default;
@@ -130,6 +155,8 @@ struct SharingState {
   ~SharingState();
   // Releases everything; keyed mutexes this context holds are abandoned.
   void clear();
+  // After resources changed: recomputes sharedBindFlags.
+  void resourcesChanged();
 };
 
 }  // namespace npt::executor

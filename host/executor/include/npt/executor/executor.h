@@ -99,6 +99,7 @@ struct ContextState;
 struct QueryState;
 class Presenter;
 struct SharingState;
+struct DeferredRecord;
 class EmulatedFence;
 
 class Executor final : public protocol::Dispatch {
@@ -456,11 +457,20 @@ private:
   void pollFences();
   EmulatedFence* fenceOf(ObjectId id, DeviceState* device, const char* method);
   void completeSignal(EmulatedFence* fence, uint64_t value);
-  // Producer side: the content of the shared resources this context created (without a
-  // keyed mutex) reaches their sections. Consumer side: resources opened from other
-  // contexts take the newest published content.
-  void publishOwnedResources();
-  void refreshOpenedResources();
+  // The shared resources (without a keyed mutex) this context wrote reach their sections
+  // (at Signal, Flush, Present); the others take what other contexts published.
+  void publishWrittenResources();
+  void refreshSharedResources();
+  // Write tracking (sharing_writes.cpp): every command that writes a resource names what
+  // it writes, on the context it runs on; no-ops until the context uses fences or sharing.
+  void noteWrite(ObjectId self, ID3D11DeviceContext* context, ID3D11Resource* resource);
+  void noteViewWrite(ObjectId self, ID3D11DeviceContext* context, ID3D11View* view);
+  // Draws (dispatch false) and dispatches: the outputs bound on `context`.
+  void noteBoundOutputWrites(ObjectId self, ID3D11DeviceContext* context, bool dispatch);
+  void noteCommandListFinished(ObjectId self, ObjectId list);
+  void noteCommandListExecuted(ObjectId self, ID3D11DeviceContext* context, ObjectId list);
+  void markSharedWritten(ID3D11Resource* resource);
+  DeferredRecord* deferredRecordOf(ObjectId self, ID3D11DeviceContext* context);
   // A destroyed id / a fatal context: registry references, held keyed mutexes.
   void forgetShared(ObjectId id);
   void dropSharing();

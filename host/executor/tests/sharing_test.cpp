@@ -1,0 +1,310 @@
+// Shared resources between contexts in the executor (sharing.cpp, sharing_writes.cpp):
+// two executors of this process are two contexts of one sharing instance, as the
+// server's thread contexts are. What a context writes — creator or opener — reaches the
+// other at its next Flush, Signal or Present; only what was written is copied (the
+// registry's per-entry copy counters tell); a context keeps its own unpublished writes.
+// Runs on the build's backend (wined3d under Wine); skipped without one.
+#include <gtest/gtest.h>
+
+#if defined(_WIN32)
+#include <d3dcompiler.h>
+#endif
+
+#include <cstring>
+
+#include "device_fixture.h"
+#include "npt/sharing/registry.h"
+
+namespace npt::executor::testing {
+namespace {
+
+constexpr UINT kSize = 8;
+
+uint32_t rgba(float r, float g, float b) {
+  auto byte = [](float v) { return uint32_t(v * 255.0f + 0.5f); };
+  return byte(r) | byte(g) << 8 | byte(b) << 16 | 0xffu << 24;
+}
+
+// One context: a device through the wire and the calls these tests make.
+struct Context {
+  Harness h;
+  protocol::ObjectId device = 0, context = 0;
+
+  bool create() { return h.createDevice(&device, &context) == S_OK; }
+
+  protocol::ObjectId sharedTexture(UINT misc, UINT bind = D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE) {
+    D3D11_TEXTURE2D_DESC desc = {kSize, kSize, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT, bind, 0, misc};
+    const protocol::ObjectId id = h.newId();
+    EXPECT_TRUE(protocol::encode_ID3D11Device_CreateTexture2D(h.w(), device, &desc, 0, nullptr, id));
+    h.runOk();
+    return id;
+  }
+  protocol::ObjectId plainTexture(D3D11_USAGE usage, UINT bind, UINT cpu) {
+    D3D11_TEXTURE2D_DESC desc = {kSize, kSize, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, usage, bind, cpu, 0};
+    const protocol::ObjectId id = h.newId();
+    EXPECT_TRUE(protocol::encode_ID3D11Device_CreateTexture2D(h.w(), device, &desc, 0, nullptr, id));
+    h.runOk();
+    return id;
+  }
+  UINT64 sharedHandle(protocol::ObjectId texture) {
+    EXPECT_TRUE(protocol::encode_IDXGIResource_GetSharedHandle(h.w(), texture));
+    h.runOk();
+    HRESULT hr = E_FAIL;
+    UINT64 handle = 0;
+    EXPECT_EQ(protocol::decodeReply_IDXGIResource_GetSharedHandle(h.replies().data(), h.replies().size(), &hr, &handle),
+              protocol::ErrorCode::Ok);
+    EXPECT_EQ(hr, S_OK);
+    return handle;
+  }
+  protocol::ObjectId open(UINT64 handle) {
+    const protocol::ObjectId id = h.newId();
+    EXPECT_TRUE(protocol::encode_ID3D11Device_OpenSharedResource(h.w(), device, handle, 0, __uuidof(ID3D11Texture2D), id));
+    h.runOk();
+    HRESULT hr = E_FAIL;
+    D3D11_TEXTURE2D_DESC texture = {};
+    D3D11_BUFFER_DESC buffer = {};
+    EXPECT_EQ(protocol::decodeReply_ID3D11Device_OpenSharedResource(h.replies().data(), h.replies().size(), &hr, &texture,
+                                                                    &buffer),
+              protocol::ErrorCode::Ok);
+    EXPECT_EQ(hr, S_OK);
+    return id;
+  }
+  protocol::ObjectId renderTarget(protocol::ObjectId texture) {
+    const protocol::ObjectId id = h.newId();
+    EXPECT_TRUE(protocol::encode_ID3D11Device_CreateRenderTargetView(h.w(), device, texture, nullptr, id));
+    h.runOk();
+    return id;
+  }
+  void clear(protocol::ObjectId view, float r, float g, float b, protocol::ObjectId on = 0) {
+    const FLOAT colour[4] = {r, g, b, 1};
+    EXPECT_TRUE(protocol::encode_ID3D11DeviceContext_ClearRenderTargetView(h.w(), on ? on : context, view, colour));
+    h.runOk();
+  }
+  void flush() {
+    EXPECT_TRUE(protocol::encode_ID3D11DeviceContext_Flush(h.w(), context));
+    h.runOk();
+  }
+  // What the server does after every batch: fences, queries, refreshes.
+  void afterBatch() { h.executor().pollQueries(); }
+  // The texel at (0, 0), read back through a staging copy.
+  uint32_t texel(protocol::ObjectId texture) {
+    const protocol::ObjectId staging = plainTexture(D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ);
+    EXPECT_TRUE(protocol::encode_ID3D11DeviceContext_CopyResource(h.w(), context, staging, texture));
+    h.runOk();
+    std::vector<uint8_t> bytes;
+    // The host copies the bytes out and unmaps its backend at once; the staging texture
+    // is never used again, so no Unmap follows.
+    EXPECT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
+    uint32_t value = 0;
+    if (bytes.size() >= 4) std::memcpy(&value, bytes.data(), 4);
+    return value;
+  }
+};
+
+class SharingTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string why;
+    if (!backendAvailable(&why)) GTEST_SKIP() << "no D3D11 backend: " << why;
+    ASSERT_TRUE(creator.create());
+    ASSERT_TRUE(opener.create());
+    std::string error;
+    registry = sharing::Registry::open(sharing::Registry::instanceFromEnvironment(), &error);
+    ASSERT_TRUE(registry) << error;
+  }
+  uint64_t copies(UINT64 handle) { return registry->copyCounters(handle).copies; }
+
+  Context creator, opener;
+  std::unique_ptr<sharing::Registry> registry;
+};
+
+TEST_F(SharingTest, AnOpenersWritesReachTheCreatorAtItsFlush) {
+  const protocol::ObjectId texture = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  creator.clear(creator.renderTarget(texture), 1, 0, 0);
+  const UINT64 handle = creator.sharedHandle(texture);
+  const protocol::ObjectId opened = opener.open(handle);
+  EXPECT_EQ(opener.texel(opened), rgba(1, 0, 0));
+
+  const protocol::ObjectId view = opener.renderTarget(opened);
+  opener.clear(view, 0, 1, 0);
+  opener.afterBatch();
+  creator.afterBatch();
+  EXPECT_EQ(creator.texel(texture), rgba(1, 0, 0)) << "published before the opener's Flush";
+  opener.flush();
+  creator.afterBatch();
+  EXPECT_EQ(creator.texel(texture), rgba(0, 1, 0)) << "the opener's clear did not reach the creator";
+  EXPECT_FALSE(creator.h.executor().isFatal());
+  EXPECT_FALSE(opener.h.executor().isFatal());
+}
+
+TEST_F(SharingTest, OnlyWrittenResourcesAreCopied) {
+  const protocol::ObjectId first = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId second = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId firstView = creator.renderTarget(first);
+  const UINT64 firstHandle = creator.sharedHandle(first), secondHandle = creator.sharedHandle(second);
+  const protocol::ObjectId firstOpened = opener.open(firstHandle);
+  opener.open(secondHandle);
+  const uint64_t firstBefore = copies(firstHandle), secondBefore = copies(secondHandle);
+
+  // Flushes and batches without writes copy nothing.
+  creator.flush();
+  opener.flush();
+  opener.afterBatch();
+  creator.afterBatch();
+  EXPECT_EQ(copies(firstHandle), firstBefore);
+  EXPECT_EQ(copies(secondHandle), secondBefore);
+
+  // A clear of the first: one publish by the creator, one refresh by the opener.
+  creator.clear(firstView, 0, 0, 1);
+  creator.flush();
+  opener.afterBatch();
+  EXPECT_EQ(copies(firstHandle), firstBefore + 2);
+  EXPECT_EQ(copies(secondHandle), secondBefore);
+  EXPECT_EQ(opener.texel(firstOpened), rgba(0, 0, 1));
+  // Reading a shared texture (a copy source) is no write.
+  opener.flush();
+  creator.afterBatch();
+  EXPECT_EQ(copies(firstHandle), firstBefore + 2);
+}
+
+TEST_F(SharingTest, UnpublishedWritesOfAContextAreNotOverwrittenByARefresh) {
+  const protocol::ObjectId texture = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId creatorView = creator.renderTarget(texture);
+  const protocol::ObjectId opened = opener.open(creator.sharedHandle(texture));
+  const protocol::ObjectId openerView = opener.renderTarget(opened);
+
+  opener.clear(openerView, 0, 0, 1);        // written, not yet published
+  creator.clear(creatorView, 1, 1, 0);
+  creator.flush();
+  opener.afterBatch();
+  EXPECT_EQ(opener.texel(opened), rgba(0, 0, 1)) << "a refresh overwrote the opener's own clear";
+  // The later publication wins, whole.
+  opener.flush();
+  creator.afterBatch();
+  EXPECT_EQ(creator.texel(texture), rgba(0, 0, 1));
+}
+
+TEST_F(SharingTest, ACommandListWritesWhenItIsExecuted) {
+  const protocol::ObjectId texture = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId view = creator.renderTarget(texture);
+  const UINT64 handle = creator.sharedHandle(texture);
+  const protocol::ObjectId opened = opener.open(handle);
+  const protocol::ObjectId deferred = creator.h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDeferredContext(creator.h.w(), creator.device, 0, deferred));
+  creator.h.runOk();
+  auto record = [&](float red) {
+    const protocol::ObjectId list = creator.h.newId();
+    creator.clear(view, red, 0, 1, deferred);
+    EXPECT_TRUE(protocol::encode_ID3D11DeviceContext_FinishCommandList(creator.h.w(), deferred, FALSE, list));
+    creator.h.runOk();
+    return list;
+  };
+  // The first recording began before the deferred context was seen: a known list follows.
+  const protocol::ObjectId first = record(1);
+  const protocol::ObjectId second = record(0);
+  const uint64_t before = copies(handle);
+  creator.flush();
+  EXPECT_EQ(copies(handle), before) << "recording alone wrote nothing";
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ExecuteCommandList(creator.h.w(), creator.context, second, FALSE));
+  creator.h.runOk();
+  creator.flush();
+  EXPECT_EQ(copies(handle), before + 1);
+  opener.afterBatch();
+  EXPECT_EQ(opener.texel(opened), rgba(0, 0, 1));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ExecuteCommandList(creator.h.w(), creator.context, first, FALSE));
+  creator.h.runOk();
+  creator.flush();
+  opener.afterBatch();
+  EXPECT_EQ(opener.texel(opened), rgba(1, 0, 1));
+  EXPECT_FALSE(creator.h.executor().isFatal());
+}
+
+TEST_F(SharingTest, AKeyedMutexReleasedWithoutWritesCopiesNothing) {
+  const protocol::ObjectId texture = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
+  const protocol::ObjectId view = creator.renderTarget(texture);
+  const UINT64 handle = creator.sharedHandle(texture);
+  auto acquire = [](Context& c, protocol::ObjectId resource, UINT64 key) {
+    EXPECT_TRUE(protocol::encode_IDXGIKeyedMutex_AcquireSync(c.h.w(), resource, key, 1000));
+    c.h.runOk();
+    HRESULT hr = E_FAIL;
+    EXPECT_EQ(protocol::decodeReply_IDXGIKeyedMutex_AcquireSync(c.h.replies().data(), c.h.replies().size(), &hr),
+              protocol::ErrorCode::Ok);
+    return hr;
+  };
+  auto release = [](Context& c, protocol::ObjectId resource, UINT64 key) {
+    EXPECT_TRUE(protocol::encode_IDXGIKeyedMutex_ReleaseSync(c.h.w(), resource, key));
+    c.h.runOk();
+  };
+  ASSERT_EQ(acquire(creator, texture, 0), S_OK);
+  creator.clear(view, 0, 1, 1);
+  release(creator, texture, 1);
+  const protocol::ObjectId opened = opener.open(handle);
+  // Opening copied the creator's clear in; from now on nobody writes.
+  const uint64_t before = copies(handle);
+  ASSERT_EQ(acquire(opener, opened, 1), S_OK);
+  EXPECT_EQ(opener.texel(opened), rgba(0, 1, 1));
+  release(opener, opened, 0);   // read only: nothing to publish
+  ASSERT_EQ(acquire(creator, texture, 0), S_OK);
+  release(creator, texture, 1);
+  EXPECT_EQ(copies(handle), before) << "a release without writes published, or an acquire refreshed for nothing";
+}
+
+#if defined(_WIN32)
+std::vector<uint8_t> compile(const char* source, const char* entry, const char* profile) {
+  ID3DBlob* code = nullptr;
+  HRESULT hr = D3DCompile(source, std::strlen(source), "sharing", nullptr, nullptr, entry, profile, 0, 0, &code, nullptr);
+  if (FAILED(hr) || !code) return {};
+  std::vector<uint8_t> bytes(static_cast<const uint8_t*>(code->GetBufferPointer()),
+                             static_cast<const uint8_t*>(code->GetBufferPointer()) + code->GetBufferSize());
+  code->Release();
+  return bytes;
+}
+
+TEST_F(SharingTest, ADrawWritesTheBoundTargetsOnly) {
+  const char* source = R"(
+float4 vs(uint id : SV_VertexID) : SV_Position {
+  float2 uv = float2((id << 1) & 2, id & 2);
+  return float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);
+}
+float4 ps() : SV_Target { return float4(1, 0, 1, 1); }
+)";
+  Context& c = opener;
+  const protocol::ObjectId drawn = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId idle = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const UINT64 drawnHandle = creator.sharedHandle(drawn), idleHandle = creator.sharedHandle(idle);
+  // The opener draws into its copy of `drawn` while `idle` is only sampled-from state.
+  const protocol::ObjectId target = c.open(drawnHandle);
+  c.open(idleHandle);
+  const std::vector<uint8_t> vsCode = compile(source, "vs", "vs_4_0"), psCode = compile(source, "ps", "ps_4_0");
+  ASSERT_FALSE(vsCode.empty());
+  ASSERT_FALSE(psCode.empty());
+  const protocol::ObjectId vs = c.h.newId(), ps = c.h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateVertexShader(
+      c.h.w(), c.device, protocol::Payload::inlineBytes(vsCode.data(), uint32_t(vsCode.size())), 0, vs));
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreatePixelShader(
+      c.h.w(), c.device, protocol::Payload::inlineBytes(psCode.data(), uint32_t(psCode.size())), 0, ps));
+  c.h.runOk();
+  const protocol::ObjectId view = c.renderTarget(target);
+  const D3D11_VIEWPORT viewport = {0, 0, kSize, kSize, 0, 1};
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetPrimitiveTopology(c.h.w(), c.context,
+                                                                           D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_VSSetShader(c.h.w(), c.context, vs, nullptr, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_PSSetShader(c.h.w(), c.context, ps, nullptr, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_OMSetRenderTargets(c.h.w(), c.context, 1, &view, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_RSSetViewports(c.h.w(), c.context, 1, &viewport));
+  c.h.runOk();
+  const uint64_t drawnBefore = copies(drawnHandle), idleBefore = copies(idleHandle);
+  c.flush();
+  EXPECT_EQ(copies(drawnHandle), drawnBefore) << "binding a target is no write";
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Draw(c.h.w(), c.context, 3, 0));
+  c.h.runOk();
+  c.flush();
+  EXPECT_EQ(copies(drawnHandle), drawnBefore + 1);
+  EXPECT_EQ(copies(idleHandle), idleBefore);
+  creator.afterBatch();
+  EXPECT_EQ(creator.texel(drawn), rgba(1, 0, 1));
+}
+#endif
+
+}  // namespace
+}  // namespace npt::executor::testing
