@@ -114,8 +114,9 @@ private:
   void run() {
     uint32_t seen = m_epoch->load();
     while (!m_stop.load()) {
-      // 50 ms slices: the worker's end waits for this thread at most that long.
-      transport::address_wait(reinterpret_cast<const uint32_t*>(m_epoch), seen, 50000);
+      // 50 ms slices: the worker's end waits for this thread at most that long. Counted as
+      // a sleeper, or signals would skip the wake.
+      executor::Executor::waitOnSharedFenceWakeWord(m_epoch, seen, 50000);
       const uint32_t now = m_epoch->load();
       if (now == seen)
         continue;

@@ -72,6 +72,10 @@ const std::atomic<uint32_t>* Executor::sharedFenceWakeWord() const {
   return &m_sharing->registry->syncEpoch();
 }
 
+void Executor::waitOnSharedFenceWakeWord(const std::atomic<uint32_t>* word, uint32_t seen, uint32_t timeoutUs) {
+  sharing::Registry::waitOnSyncEpoch(*word, seen, timeoutUs);
+}
+
 Executor::FenceWaitStats Executor::fenceWaitStats() const {
   return m_sharing ? m_sharing->waitStats : FenceWaitStats{};
 }

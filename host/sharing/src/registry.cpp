@@ -59,14 +59,15 @@ struct RegistryHeader {
   std::atomic<uint32_t> lock;      // token of the holder, 0 = free
   std::atomic<uint64_t> copies;
   std::atomic<uint64_t> copyBytes;
-  std::atomic<uint32_t> syncEpoch;   // bumped at every shared fence change and keyed-mutex release
-  uint8_t reserved[60];
+  SyncWords sync;
+  std::atomic<uint64_t> syncWakeCalls;   // wake system calls made (tests, diagnostics)
+  uint8_t reserved[48];
 };
 
 namespace {
 
 constexpr uint32_t kMagic = 0x5248504e;   // "NPHR"
-constexpr uint32_t kVersion = 2;   // 2: per-process holders, fence epoch
+constexpr uint32_t kVersion = 3;   // 2: per-process holders, fence epoch; 3: epoch waiter count
 constexpr uint32_t kFree = 0;
 constexpr uint32_t kLive = 1;
 constexpr uint32_t kMaxReferences = 1u << 20;
@@ -430,17 +431,38 @@ void Registry::setFenceValue(uint64_t handle, uint64_t value) {
   wakeSyncWaiters();
 }
 
+// The wake is skipped when nobody sleeps. Both sides use sequentially consistent
+// operations on the two words: either the writer's load of `waiters` follows a sleeper's
+// increment (the writer wakes it), or the sleeper's load of the epoch that follows its
+// increment sees the writer's bump (it does not sleep). A sleeper killed while counted
+// leaves the count high: writers then wake for nothing, never miss anyone. A hostile
+// worker zeroing the count can delay other contexts' wakeups to their sleep slices
+// (at most 100 ms), nothing more.
 void Registry::wakeSyncWaiters() {
-  m_header->syncEpoch.fetch_add(1, std::memory_order_seq_cst);
-  transport::address_wake_all(reinterpret_cast<uint32_t*>(&m_header->syncEpoch));
+  m_header->sync.epoch.fetch_add(1, std::memory_order_seq_cst);
+  if (m_header->sync.waiters.load(std::memory_order_seq_cst) == 0) return;
+  m_header->syncWakeCalls.fetch_add(1, std::memory_order_relaxed);
+  transport::address_wake_all(reinterpret_cast<uint32_t*>(&m_header->sync.epoch));
 }
 
-std::atomic<uint32_t>& Registry::syncEpoch() const { return m_header->syncEpoch; }
+std::atomic<uint32_t>& Registry::syncEpoch() const { return m_header->sync.epoch; }
 
 void Registry::waitForSyncEpoch(uint32_t seen, uint32_t timeoutUs) const {
-  if (m_header->syncEpoch.load(std::memory_order_seq_cst) != seen) return;
-  transport::address_wait(reinterpret_cast<const uint32_t*>(&m_header->syncEpoch), seen, timeoutUs);
+  waitOnSyncEpoch(m_header->sync.epoch, seen, timeoutUs);
 }
+
+void Registry::waitOnSyncEpoch(const std::atomic<uint32_t>& epoch, uint32_t seen, uint32_t timeoutUs) {
+  // The epoch is the first member of a registry header's SyncWords: the pointers convert.
+  auto& words = const_cast<SyncWords&>(reinterpret_cast<const SyncWords&>(epoch));
+  words.waiters.fetch_add(1, std::memory_order_seq_cst);
+  if (words.epoch.load(std::memory_order_seq_cst) == seen)
+    transport::address_wait(reinterpret_cast<const uint32_t*>(&words.epoch), seen, timeoutUs);
+  words.waiters.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+uint32_t Registry::syncWaiters() const { return m_header->sync.waiters.load(std::memory_order_seq_cst); }
+
+uint64_t Registry::syncWakeCalls() const { return m_header->syncWakeCalls.load(std::memory_order_relaxed); }
 
 std::vector<ProcessIdentity> Registry::holders(uint64_t handle) const {
   std::vector<ProcessIdentity> result;

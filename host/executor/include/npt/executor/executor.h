@@ -128,6 +128,10 @@ public:
   // NPT_FENCE_WAKE=poll (the previous polling, the benchmark's baseline), where
   // hasPendingQueries keeps the worker polling instead. Valid while the executor lives.
   const std::atomic<uint32_t>* sharedFenceWakeWord() const;
+  // Sleeps on that word until it is no longer `seen` (or timeoutUs pass), counted as a
+  // sleeper: writers make the wake system call only when someone is counted, so nobody
+  // may sleep on the word with a plain address wait.
+  static void waitOnSharedFenceWakeWord(const std::atomic<uint32_t>* word, uint32_t seen, uint32_t timeoutUs);
 
   // Fences and sharing (issue 10) statistics: how long GPU Waits held this context.
   struct FenceWaitStats {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "npt/sharing/process.h"
@@ -109,6 +110,15 @@ private:
 struct EntryRecord;
 struct RegistryHeader;
 
+// The words the instance's sleepers use (in the registry header): the epoch, bumped at
+// every shared fence change and keyed-mutex release, and how many threads sleep on it
+// now (a writer makes the wake system call only when some do).
+struct SyncWords {
+  std::atomic<uint32_t> epoch;
+  std::atomic<uint32_t> waiters;
+};
+static_assert(std::is_standard_layout_v<SyncWords>, "the epoch's address converts to its SyncWords");
+
 class Registry {
 public:
   // NPT_SERVER_INSTANCE, else this process's id.
@@ -157,12 +167,19 @@ public:
   // Wakeups: every change of a shared fence value and every keyed-mutex release bumps the
   // instance's synchronization epoch and wakes whoever sleeps on it (a futex natively and
   // under Wine on Linux; on Windows proper the wait is a sleep of at most 1 ms,
-  // transport/wait.h), so a waiting context sleeps instead of polling.
+  // transport/wait.h), so a waiting context sleeps instead of polling. Sleepers are
+  // counted: with none, a bump makes no system call.
   void setFenceValue(uint64_t handle, uint64_t value);   // store, then wakeSyncWaiters
   void wakeSyncWaiters();
   std::atomic<uint32_t>& syncEpoch() const;
   // Sleeps until the epoch is no longer `seen` (or timeoutUs pass, or a spurious wakeup).
   void waitForSyncEpoch(uint32_t seen, uint32_t timeoutUs) const;
+  // The same for a holder of the epoch's address only (a registry's syncEpoch(); the
+  // server's fence relay thread): every sleeper must be counted, so none may sleep on
+  // the word with a plain address wait.
+  static void waitOnSyncEpoch(const std::atomic<uint32_t>& epoch, uint32_t seen, uint32_t timeoutUs);
+  uint32_t syncWaiters() const;       // sleeping now (tests)
+  uint64_t syncWakeCalls() const;     // wake system calls made so far (tests, diagnostics)
 
   // Keyed mutex of an entry. context != 0. The owner's process is recorded so that the
   // mutex of a process that died holding it is abandoned (reclaimDeadHolders).
