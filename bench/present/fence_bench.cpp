@@ -1,11 +1,13 @@
 // Producer-to-compositor latency and fence wait overhead across two guest processes
 // (bench/present): one frame in flight at a time, so each figure is pure latency.
 //
-//   bench-fence.exe [--frames N] [--size WxH]        the compositor: starts the producer
-//   bench-fence.exe --produce --ack H --times NAME   the producer (started by the above)
+//   bench-fence.exe [--frames N] [--size WxH] [--layers L]  the compositor: starts the producer
+//   bench-fence.exe --produce --ack H --times NAME          the producer (started by the above)
 //
 // Frame i: the producer waits until the compositor acknowledged frame i - 1, takes t0,
-// clears its shared texture to colour(i) and signals its fence with i. The compositor
+// clears its shared texture (with --layers L: texture i % L of L shared textures, as a
+// producer with L swapchain-like buffers, or a surface with static layers, would) to
+// colour(i) and signals its fence with i. The compositor
 // waits for the fence on the CPU (t1: fence latency = t1 - t0), then waits on its context,
 // reads one pixel of the texture back (t2: frame latency = t2 - t0; the pixel must be
 // colour(i), else the frame is stale) and signals its acknowledgement fence. t0 travels
@@ -28,7 +30,7 @@ namespace {
 constexpr DWORD kTimeoutMs = 30000;
 
 struct Args {
-  unsigned width = 1920, height = 1080, frames = 300;
+  unsigned width = 1920, height = 1080, frames = 300, layers = 1;
   bool produce = false;
   unsigned long long ack = 0;
   std::string times;
@@ -81,23 +83,30 @@ int produce(const Args& args) {
   if (!times) return fail("producer", "OpenFileMapping", HRESULT_FROM_WIN32(GetLastError()));
   D3D11_TEXTURE2D_DESC desc = { args.width, args.height, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 },
                                 D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0, D3D11_RESOURCE_MISC_SHARED };
-  ID3D11Texture2D* texture = nullptr;
-  ID3D11RenderTargetView* view = nullptr;
-  IDXGIResource* resource = nullptr;
+  std::vector<ID3D11RenderTargetView*> views(args.layers);
+  std::string handles;
+  for (unsigned layer = 0; layer < args.layers; layer++) {
+    ID3D11Texture2D* texture = nullptr;
+    IDXGIResource* resource = nullptr;
+    HANDLE textureHandle = nullptr;
+    if (FAILED(hr = d.device->CreateTexture2D(&desc, nullptr, &texture)) ||
+        FAILED(hr = d.device->CreateRenderTargetView(texture, nullptr, &views[layer])) ||
+        FAILED(hr = texture->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&resource))) ||
+        FAILED(hr = resource->GetSharedHandle(&textureHandle)))
+      return fail("producer", "shared texture", hr);
+    char hex[24];
+    std::snprintf(hex, sizeof(hex), " %llx", (unsigned long long)(uintptr_t)textureHandle);
+    handles += hex;
+  }
   ID3D11Fence* fence = nullptr;
   ID3D11Fence* ack = nullptr;
-  HANDLE textureHandle = nullptr, fenceHandle = nullptr;
-  if (FAILED(hr = d.device->CreateTexture2D(&desc, nullptr, &texture)) ||
-      FAILED(hr = d.device->CreateRenderTargetView(texture, nullptr, &view)) ||
-      FAILED(hr = texture->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&resource))) ||
-      FAILED(hr = resource->GetSharedHandle(&textureHandle)))
-    return fail("producer", "shared texture", hr);
+  HANDLE fenceHandle = nullptr;
   if (FAILED(hr = d.device5->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence))) ||
       FAILED(hr = fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle)) ||
       FAILED(hr = d.device5->OpenSharedFence(reinterpret_cast<HANDLE>(uintptr_t(args.ack)), __uuidof(ID3D11Fence),
                                              reinterpret_cast<void**>(&ack))))
     return fail("producer", "fences", hr);
-  std::printf("handles %llx %llx\n", (unsigned long long)(uintptr_t)textureHandle, (unsigned long long)(uintptr_t)fenceHandle);
+  std::printf("handles %llx%s\n", (unsigned long long)(uintptr_t)fenceHandle, handles.c_str());
   std::fflush(stdout);
   LARGE_INTEGER frequency;
   QueryPerformanceFrequency(&frequency);
@@ -107,7 +116,7 @@ int produce(const Args& args) {
     times[frame] = now(frequency);
     const UINT32 c = colour(frame);
     const float rgba[4] = { float(c & 0xff) / 255.0f, float(c >> 8 & 0xff) / 255.0f, float(c >> 16 & 0xff) / 255.0f, 1.0f };
-    d.context->ClearRenderTargetView(view, rgba);
+    d.context->ClearRenderTargetView(views[frame % args.layers], rgba);
     if (FAILED(hr = d.context4->Signal(fence, frame))) return fail("producer", "Signal", hr);
     d.context->Flush();
   }
@@ -145,8 +154,9 @@ int composite(const Args& args) {
   char exe[MAX_PATH];
   GetModuleFileNameA(nullptr, exe, MAX_PATH);
   char commandLine[2 * MAX_PATH];
-  std::snprintf(commandLine, sizeof(commandLine), "\"%s\" --produce --size %ux%u --frames %u --ack %llx --times %s",
-                exe, args.width, args.height, args.frames, (unsigned long long)(uintptr_t)ackHandle, timesName);
+  std::snprintf(commandLine, sizeof(commandLine),
+                "\"%s\" --produce --size %ux%u --frames %u --layers %u --ack %llx --times %s", exe, args.width,
+                args.height, args.frames, args.layers, (unsigned long long)(uintptr_t)ackHandle, timesName);
   SECURITY_ATTRIBUTES inherit = { sizeof(inherit), nullptr, TRUE };
   HANDLE readEnd = nullptr, writeEnd = nullptr;
   CreatePipe(&readEnd, &writeEnd, &inherit, 0);
@@ -163,16 +173,26 @@ int composite(const Args& args) {
   char c = 0;
   DWORD got = 0;
   while (ReadFile(readEnd, &c, 1, &got, nullptr) && got == 1 && c != '\n') line += c;
-  unsigned long long textureValue = 0, fenceValue = 0;
-  if (std::sscanf(line.c_str(), "handles %llx %llx", &textureValue, &fenceValue) != 2)
+  unsigned long long fenceValue = 0;
+  int used = 0;
+  if (std::sscanf(line.c_str(), "handles %llx%n", &fenceValue, &used) != 1)
     return fail("compositor", ("the producer's handles (\"" + line + "\")").c_str(), E_FAIL);
-  ID3D11Texture2D* texture = nullptr;
+  std::vector<ID3D11Texture2D*> textures(args.layers);
+  for (unsigned layer = 0; layer < args.layers; layer++) {
+    unsigned long long textureValue = 0;
+    int more = 0;
+    if (std::sscanf(line.c_str() + used, " %llx%n", &textureValue, &more) != 1)
+      return fail("compositor", ("the producer's handles (\"" + line + "\")").c_str(), E_FAIL);
+    used += more;
+    if (FAILED(hr = d.device->OpenSharedResource(reinterpret_cast<HANDLE>(uintptr_t(textureValue)),
+                                                 __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&textures[layer]))))
+      return fail("compositor", "opening the producer's textures", hr);
+  }
+  ID3D11Texture2D* texture = textures[0];
   ID3D11Fence* fence = nullptr;
-  if (FAILED(hr = d.device->OpenSharedResource(reinterpret_cast<HANDLE>(uintptr_t(textureValue)), __uuidof(ID3D11Texture2D),
-                                               reinterpret_cast<void**>(&texture))) ||
-      FAILED(hr = d.device5->OpenSharedFence(reinterpret_cast<HANDLE>(uintptr_t(fenceValue)), __uuidof(ID3D11Fence),
+  if (FAILED(hr = d.device5->OpenSharedFence(reinterpret_cast<HANDLE>(uintptr_t(fenceValue)), __uuidof(ID3D11Fence),
                                              reinterpret_cast<void**>(&fence))))
-    return fail("compositor", "opening the producer's texture and fence", hr);
+    return fail("compositor", "opening the producer's fence", hr);
   D3D11_TEXTURE2D_DESC pixelDesc = { 1, 1, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D11_USAGE_STAGING, 0,
                                      D3D11_CPU_ACCESS_READ, 0 };
   ID3D11Texture2D* pixel = nullptr;
@@ -188,7 +208,7 @@ int composite(const Args& args) {
     if (!waitFence(fence, frame, event)) return fail("compositor", "waiting for the producer", E_FAIL);
     const double t1 = now(frequency);
     if (FAILED(hr = d.context4->Wait(fence, frame))) return fail("compositor", "Wait", hr);
-    d.context->CopySubresourceRegion(pixel, 0, 0, 0, 0, texture, 0, &box);
+    d.context->CopySubresourceRegion(pixel, 0, 0, 0, 0, textures[frame % args.layers], 0, &box);
     D3D11_MAPPED_SUBRESOURCE mapped = {};
     if (FAILED(hr = d.context->Map(pixel, 0, D3D11_MAP_READ, 0, &mapped))) return fail("compositor", "Map", hr);
     const UINT32 shown = *static_cast<const UINT32*>(mapped.pData);
@@ -225,7 +245,8 @@ int composite(const Args& args) {
   const double waitUs = (now(frequency) - t) * 1e6 / waits;
 
   const Spread fenceSpread = spread(fenceLatency), frameSpread = spread(frameLatency);
-  std::printf("fence %ux%u: %u frames, producer exit %lu, %u stale\n", args.width, args.height, args.frames, code, stale);
+  std::printf("fence %ux%u: %u frames, producer exit %lu, %u stale, %u layers\n", args.width, args.height, args.frames,
+              code, stale, args.layers);
   std::printf("signal -> CPU wait returns: median %.1f us, p99 %.1f us, max %.1f us\n", fenceSpread.median,
               fenceSpread.p99, fenceSpread.max);
   std::printf("frame start -> compositor has the pixel: median %.1f us, p99 %.1f us, max %.1f us\n", frameSpread.median,
@@ -244,6 +265,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--produce")) args.produce = true;
     else if (!std::strcmp(argv[i], "--size") && more) std::sscanf(argv[++i], "%ux%u", &args.width, &args.height);
     else if (!std::strcmp(argv[i], "--frames") && more) args.frames = unsigned(std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--layers") && more) args.layers = unsigned(std::max(1, std::atoi(argv[++i])));
     else if (!std::strcmp(argv[i], "--ack") && more) args.ack = std::strtoull(argv[++i], nullptr, 16);
     else if (!std::strcmp(argv[i], "--times") && more) args.times = argv[++i];
   }
