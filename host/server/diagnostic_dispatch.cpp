@@ -49,6 +49,40 @@ int diag_dispatch(void* user, uint32_t ring, const uint8_t* cmd, size_t size, np
     }
     case kDiagAbort:
       std::abort();
+    case kDiagBulkHash: {
+      uint32_t region;
+      uint64_t offset, bytes;
+      if (size != 24 || !reply)
+        return 1;
+      std::memcpy(&region, cmd + 4, 4);
+      std::memcpy(&offset, cmd + 8, 8);
+      std::memcpy(&bytes, cmd + 16, 8);
+      const uint8_t* data = npt_host_context_region_bytes(state->context, region, offset, bytes);
+      if (!data)
+        return 1;
+      uint64_t hash = 1469598103934665603ull;
+      for (uint64_t i = 0; i < bytes; i++)
+        hash = (hash ^ data[i]) * 1099511628211ull;
+      return npt_host_reply_write(reply, &hash, sizeof(hash)) != 0;
+    }
+    case kDiagReplyArea: {
+      uint32_t seed;
+      uint64_t bytes;
+      if (size != 16 || !reply)
+        return 1;
+      std::memcpy(&seed, cmd + 4, 4);
+      std::memcpy(&bytes, cmd + 8, 8);
+      uint32_t region = 0;
+      uint8_t* area = npt_host_context_reply_area(state->context, ring, bytes, &region);
+      if (!area) {
+        npt_host_reply_set_status(reply, int32_t(0x8007000Eu));   // E_OUTOFMEMORY
+        return 0;
+      }
+      for (uint64_t i = 0; i < bytes; i++)
+        area[i] = uint8_t(i * 31 + seed);
+      uint32_t out[4] = { region, 0, uint32_t(bytes), uint32_t(bytes >> 32) };
+      return npt_host_reply_write(reply, out, sizeof(out)) != 0;
+    }
     case kDiagSleep: {
       uint32_t ms;
       if (size != 8)
@@ -58,7 +92,6 @@ int diag_dispatch(void* user, uint32_t ring, const uint8_t* cmd, size_t size, np
       return 0;
     }
   }
-  (void)ring;
   return 1;
 }
 

@@ -18,6 +18,12 @@ enum DiagOp : uint32_t {
   kDiagQuery    = 0xD1A60005, // reply = {u64 count, u64 hash} of accumulated commands
   kDiagAbort    = 0xD1A60006, // crash the worker (isolation tests)
   kDiagSleep    = 0xD1A60007, // [op, ms] then reply empty
+  // [op, region, u64 offset, u64 size] → reply {u64 hash} of those bulk bytes; a
+  // reference outside the region rejects the command (the context turns fatal).
+  kDiagBulkHash = 0xD1A60008,
+  // [op, seed, u64 size] → fills the calling ring's reply area with bytes (i * 31 + seed)
+  // and replies {u32 region, u32 0, u64 size}; status E_OUTOFMEMORY where refused.
+  kDiagReplyArea = 0xD1A60009,
 };
 
 struct DiagState {

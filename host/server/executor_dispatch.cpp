@@ -3,41 +3,27 @@
 #include <cstdio>
 #include <string>
 
-#include "neptune/transport/layout.h"
 
 namespace npt::server {
 
-ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, const npt_host_limits& limits,
-                                   uint32_t context_id)
+ExecutorDispatch::ExecutorDispatch(const npt_host_geometry& g, const npt_host_limits& limits, uint32_t context_id)
 : m_context_id(context_id) {
-  transport::Geometry geometry;
-  geometry.ring_count = g.ring_count;
-  geometry.ring_size = g.ring_size;
-  geometry.reply_slot_count = g.reply_slot_count;
-  geometry.reply_slot_size = g.reply_slot_size;
-  geometry.push_slot_count = g.push_slot_count;
-  geometry.fence_count = g.fence_count;
-  geometry.bulk_size = g.bulk_size;
-  m_bulk = base + geometry.bulk_offset();
-  m_bulk_size = g.bulk_size;
-
   executor::ExecutorOptions options;
   options.quotas.maxObjects = limits.max_objects;
   options.quotas.maxMemoryBytes = limits.max_object_memory;
   // A reply holds its header and the Map pitches besides the bytes.
   const uint32_t slot = g.reply_slot_size > 64 ? g.reply_slot_size - 64 : 0;
   options.maxInlineReplyBytes = slot < 128u * 1024 ? slot : 128u * 1024;
+  // Payload references name any bulk region of the context; the transport bounds them by
+  // the sizes the host gave the regions.
   options.hooks.bulkBytes = [this](const protocol::BulkRef& ref) -> const uint8_t* {
-    if (ref.region != 0 || ref.offset > m_bulk_size || ref.size > m_bulk_size - ref.offset) return nullptr;
-    return m_bulk + ref.offset;
+    return m_context ? npt_host_context_region_bytes(m_context, ref.region, ref.offset, ref.size) : nullptr;
   };
-  // Large readbacks are written at the start of region 0 (host/executor/README.md): the
-  // guest has flushed and waits on this ring, so the host has consumed what it sent
-  // there. With several rings another ring could still be using it: no reply area.
-  const bool single_ring = g.ring_count == 1;
-  options.hooks.replyArea = [this, single_ring](uint64_t* size) -> uint8_t* {
-    *size = single_ring ? m_bulk_size : 0;
-    return single_ring ? m_bulk : nullptr;
+  // Large readbacks go to the calling ring's reply area (transport: region 0 while a
+  // single ring waits on the call, otherwise a region of that ring's own, created on
+  // demand within the bulk limit).
+  options.hooks.replyRegion = [this](uint64_t size, uint32_t* region) -> uint8_t* {
+    return m_context ? npt_host_context_reply_area(m_context, m_ring, size, region) : nullptr;
   };
   options.hooks.pushSlot = [this](uint32_t slot_index, const void* data, size_t size) {
     // A result that does not fit its slot is an error, never a truncated value.
@@ -60,8 +46,10 @@ ExecutorDispatch::ExecutorDispatch(uint8_t* base, const npt_host_geometry& g, co
   m_decoder = std::make_unique<protocol::StreamDecoder>(m_decode, *m_executor);
 }
 
-int ExecutorDispatch::dispatch(void* user, uint32_t, const uint8_t* cmd, size_t size, npt_host_reply* reply) {
-  return static_cast<ExecutorDispatch*>(user)->run(cmd, size, reply);
+int ExecutorDispatch::dispatch(void* user, uint32_t ring, const uint8_t* cmd, size_t size, npt_host_reply* reply) {
+  auto* self = static_cast<ExecutorDispatch*>(user);
+  self->m_ring = ring;
+  return self->run(cmd, size, reply);
 }
 
 int ExecutorDispatch::run(const uint8_t* cmd, size_t size, npt_host_reply* reply) {

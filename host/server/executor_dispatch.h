@@ -17,9 +17,9 @@ namespace npt::server {
 
 class ExecutorDispatch {
 public:
-  // base/size: the context's shared memory (its bulk region 0 is inside); limits bound
-  // the object tables.
-  ExecutorDispatch(uint8_t* base, const npt_host_geometry& geometry, const npt_host_limits& limits, uint32_t context_id);
+  // limits bound the object tables. Bulk references and large replies go through the
+  // context attach() names (every bulk region of it).
+  ExecutorDispatch(const npt_host_geometry& geometry, const npt_host_limits& limits, uint32_t context_id);
 
   void attach(npt_host_context* context) { m_context = context; }
   // A missing backend: the context cannot run (reported once, at creation).
@@ -33,8 +33,7 @@ private:
   int run(const uint8_t* cmd, size_t size, npt_host_reply* reply);
 
   npt_host_context* m_context = nullptr;
-  uint8_t* m_bulk = nullptr;
-  uint64_t m_bulk_size = 0;
+  uint32_t m_ring = 0;   // the ring of the command being dispatched
   uint32_t m_context_id = 0;
   bool m_backend_ok = true;
   std::unique_ptr<executor::Executor> m_executor;

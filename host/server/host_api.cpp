@@ -1,5 +1,7 @@
 #include "neptune/host.h"
 
+#include <cstring>
+#include <memory>
 #include <new>
 
 #include "neptune/transport/host_context.h"
@@ -41,11 +43,39 @@ Geometry to_geometry(const npt_host_geometry& g) {
 
 static_assert(NPT_HOST_PUSH_SLOT_BYTES == npt::transport::kPushSlotPayload);
 
+// The C provider behind the transport's RegionProvider.
+class CallbackRegionProvider final : public RegionProvider {
+public:
+  explicit CallbackRegionProvider(const npt_host_region_provider& p) : m_p(p) {}
+  uint8_t* create(uint32_t id, uint64_t size) override {
+    return m_p.create ? static_cast<uint8_t*>(m_p.create(m_p.user, id, size)) : nullptr;
+  }
+  bool share(uint32_t id, RegionGrant* grant) override {
+    uint32_t how = 0;
+    std::memset(grant->name, 0, sizeof(grant->name));
+    if (!m_p.share || m_p.share(m_p.user, id, &how, grant->name, sizeof(grant->name)) != 0)
+      return false;
+    grant->name[sizeof(grant->name) - 1] = 0;
+    grant->share = how;
+    return how == NPT_HOST_REGION_BY_NAME || how == NPT_HOST_REGION_BY_DESCRIPTOR;
+  }
+  void mapped(uint32_t id) override {
+    if (m_p.mapped)
+      m_p.mapped(m_p.user, id);
+  }
+
+private:
+  npt_host_region_provider m_p;
+};
+
+static_assert(NPT_HOST_REGION_BY_NAME == kRegionByName && NPT_HOST_REGION_BY_DESCRIPTOR == kRegionByDescriptor);
+
 struct npt_host_context {
   npt_host_geometry geometry;
   npt_host_limits limits;
   CallbackDispatcher dispatcher;
   HostContext* host = nullptr;
+  std::unique_ptr<CallbackRegionProvider> regions;
   npt_host_wake_fn wake = nullptr;
   void* wake_user = nullptr;
 
@@ -123,6 +153,7 @@ int npt_host_context_attach_memory(npt_host_context* c, void* base, uint64_t siz
     return NPT_HOST_E_TOO_SMALL;
   HostLimits limits;
   limits.max_command_size = c->limits.max_command_size;
+  limits.max_bulk_size = c->limits.max_bulk_size;
   HostContext::initialize_memory(static_cast<uint8_t*>(base), g, worker_id);
   c->host = new (std::nothrow) HostContext(static_cast<uint8_t*>(base), g, limits, &c->dispatcher);
   if (!c->host)
@@ -138,6 +169,22 @@ int npt_host_context_attach_region(npt_host_context* c, uint32_t id, void* base,
   if (size > c->limits.max_bulk_size)
     return NPT_HOST_E_LIMIT;
   return c->host->attach_region(id, static_cast<uint8_t*>(base), size) ? 0 : NPT_HOST_E_INVALID_ARG;
+}
+
+int npt_host_context_set_region_provider(npt_host_context* c, const npt_host_region_provider* provider) {
+  if (!c->host || !provider || !provider->create || !provider->share)
+    return NPT_HOST_E_INVALID_ARG;
+  c->regions = std::make_unique<CallbackRegionProvider>(*provider);
+  c->host->set_region_provider(c->regions.get());
+  return 0;
+}
+
+const uint8_t* npt_host_context_region_bytes(npt_host_context* c, uint32_t region, uint64_t offset, uint64_t size) {
+  return c->host ? c->host->region_bytes(region, offset, size) : nullptr;
+}
+
+uint8_t* npt_host_context_reply_area(npt_host_context* c, uint32_t ring, uint64_t size, uint32_t* region) {
+  return c->host ? c->host->reply_area(ring, size, region) : nullptr;
 }
 
 void npt_host_context_set_waker(npt_host_context* c, npt_host_wake_fn wake, void* user) {

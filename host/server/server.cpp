@@ -242,8 +242,10 @@ void Server::accept_guest(int listener, bool tcp) {
   if (auto refusal = check_hello(hello, tcp ? &m_token : nullptr, m_contexts.size(), m_config.max_contexts))
     return refuse(*refusal, hello_refusal_message(hello, *refusal).c_str());
   welcome.version = negotiate_version(hello);
-  // Offers this server grants: descriptors on the UNIX socket, wake bytes on either socket.
-  const uint32_t granted = granted_offers(hello, (tcp ? 0u : uint32_t(kHelloFdPassing)) | kHelloSocketWake);
+  // Offers this server grants: descriptors on the UNIX socket, wake bytes on either
+  // socket, bulk regions after connect (memfds or /dev/shm files, worker.h).
+  const uint32_t granted =
+    granted_offers(hello, (tcp ? 0u : uint32_t(kHelloFdPassing)) | kHelloSocketWake | kHelloBulkRegions);
 
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };
@@ -318,6 +320,8 @@ void Server::accept_guest(int listener, bool tcp) {
     p.limits = m_config.limits;
     p.socket_wake = (granted & kHelloSocketWake) != 0;
     p.unlink_path = path;
+    p.regions_by_descriptor = fd_passing;
+    p.region_prefix = path;
     p.dispatch = m_config.dispatch;
     p.spin_us = m_config.spin_us;
     p.worker_id = uint32_t(::getpid());
@@ -352,6 +356,8 @@ void Server::accept_guest(int listener, bool tcp) {
   welcome.shm_size = size;
   if (granted & kHelloSocketWake)
     welcome.flags |= kWelcomeSocketWake;
+  if (granted & kHelloBulkRegions)
+    welcome.flags |= kWelcomeBulkRegions;
   if (fd_passing) {
     welcome.flags |= kWelcomeFd;
     conn.send_with_fd(&welcome, sizeof(welcome), fd);

@@ -154,11 +154,14 @@ void Win32Server::accept_guest(Socket conn) {
   HostContext::initialize_memory(static_cast<uint8_t*>(base), geometry_from_hello(hello), id);
   // Wake bytes on the socket in both modes; named events only where a worker process
   // and its guest can share them directly (process mode).
-  const uint32_t granted =
-    granted_offers(hello, kHelloSocketWake | (m_config.contexts_in_threads ? 0u : uint32_t(kHelloEventWake)));
+  const uint32_t granted = granted_offers(
+    hello, kHelloSocketWake | kHelloBulkRegions | (m_config.contexts_in_threads ? 0u : uint32_t(kHelloEventWake)));
   const bool socket_wake = (granted & kHelloSocketWake) != 0;
   if (socket_wake)
     welcome.flags |= kWelcomeSocketWake;
+  // Bulk regions after connect: named mappings "<name>-r<id>" the worker creates.
+  if (granted & kHelloBulkRegions)
+    welcome.flags |= kWelcomeBulkRegions;
 
   if (!m_config.contexts_in_threads) {
     ContextSupervisor::Setup setup;
@@ -240,6 +243,7 @@ void Win32Server::accept_guest(Socket conn) {
   params->limits = m_config.limits;
   params->socket_wake = socket_wake;
   params->wait_for_mapped_ack = true;
+  params->region_prefix = name;
   params->dispatch = m_config.dispatch;
   params->spin_us = m_config.spin_us;
   params->worker_id = id;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #endif
 
+#include "bulk_regions.h"
 #include "diagnostic_dispatch.h"
 #include "executor_dispatch.h"
 #include "neptune/transport/handshake.h"
@@ -172,6 +173,8 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Exe
 
 int run_worker(WorkerParams& p) {
   CpuTimeReporter cpu_reporter(p.cpu_ns);
+  // Outlives the context, whose regions it holds.
+  BulkRegions regions(p.regions_by_descriptor ? p.link.get() : nullptr, p.region_prefix);
   DiagState diag;
   npt_host_context* context = nullptr;
   npt_host_dispatch_fn dispatch = p.dispatch == DispatchMode::Diag ? diag_dispatch : null_dispatch;
@@ -179,7 +182,7 @@ int run_worker(WorkerParams& p) {
   std::unique_ptr<ExecutorDispatch> executor;
   if (p.dispatch == DispatchMode::Executor) {
     // The backend is opened here, per context (in the worker process).
-    executor = std::make_unique<ExecutorDispatch>(p.base, p.geometry, p.limits, p.worker_id);
+    executor = std::make_unique<ExecutorDispatch>(p.geometry, p.limits, p.worker_id);
     dispatch = ExecutorDispatch::dispatch;
     user = executor.get();
   }
@@ -197,6 +200,10 @@ int run_worker(WorkerParams& p) {
     npt_host_context_set_waker(context, wake_guest, p.link.get());
   if (npt_host_context_attach_memory(context, p.base, p.size, p.worker_id) != 0)
     return 2;
+  if (p.regions_by_descriptor || !p.region_prefix.empty()) {
+    npt_host_region_provider provider = regions.provider();
+    npt_host_context_set_region_provider(context, &provider);
+  }
   if (executor && !executor->backend_ok()) {
     // Logged by the executor with its stable code; the guest sees the device removed.
     npt_host_context_make_fatal(context, 0);

@@ -36,6 +36,14 @@ public:
   // Socket-wake guests: makes a wait_doorbell in progress (or the next one) return, as a
   // ring would (shared fences signalled by another context). False if this link cannot.
   virtual bool interrupt_wait() { return false; }
+  // Guests that take descriptors (native Linux): sends data with fd attached (a bulk
+  // region's memfd). False if this link cannot.
+  virtual bool send_descriptor(const void* data, size_t size, int fd) {
+    (void)data;
+    (void)size;
+    (void)fd;
+    return false;
+  }
 };
 
 // The worker reads and writes the guest's socket itself.
@@ -46,6 +54,9 @@ public:
   bool wait_doorbell(int timeout_ms) override;
   bool guest_alive() override;
   void wait_mapped_ack(int timeout_ms) override;
+#if !defined(_WIN32)
+  bool send_descriptor(const void* data, size_t size, int fd) override { return m_socket.send_with_fd(data, size, fd); }
+#endif
   transport::Socket& socket() { return m_socket; }
 
 private:
@@ -61,6 +72,10 @@ struct WorkerParams {
   bool socket_wake = false;      // guest blocks on the socket: send wake bytes
   bool wait_for_mapped_ack = false; // guest maps by name and acknowledges
   std::string unlink_path;       // shared file to remove once the guest mapped it
+  // Bulk regions added after connect (bulk_regions.h): sent as descriptors on the link,
+  // or named after this prefix (the context's own file path or mapping name).
+  bool regions_by_descriptor = false;
+  std::string region_prefix;
   DispatchMode dispatch = DispatchMode::Executor;
   uint32_t spin_us = 50;         // poll this long before announcing idle
   uint32_t worker_id = 0;

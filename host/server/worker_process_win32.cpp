@@ -200,6 +200,7 @@ int worker_process_main(int argc, char** argv) {
   p.geometry = launch.geometry;
   p.limits = launch.limits;
   p.socket_wake = launch.socket_wake;
+  p.region_prefix = launch.mapping_name;
   p.dispatch = launch.dispatch;
   p.spin_us = launch.spin_us;
   // As on Linux, the control block shows the worker's pid (tests kill workers by it).

@@ -49,6 +49,22 @@ public:
     return r == 0 || m_socket.drain();
   }
 
+#if !defined(_WIN32)
+  int receive_region_descriptor(uint32_t region, int timeout_ms) override {
+    std::lock_guard lock(m_mutex);
+    RegionFdMessage message = {};
+    int fd = -1;
+    if (!m_socket.recv_with_fd(&message, sizeof(message), &fd, timeout_ms))
+      return -1;
+    if (message.magic != kRegionFdMagic || message.region != region) {
+      if (fd >= 0)
+        ::close(fd);
+      return -1;
+    }
+    return fd;
+  }
+#endif
+
 private:
   Socket m_socket;
   bool m_socket_wake;
@@ -92,14 +108,31 @@ private:
 
 bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
 
+// Where this process opens a host's shared-memory name: a Linux server's file through
+// Wine's Z: drive, a Windows server's mapping name as it is.
+std::string local_path_of(const char* name) {
+#if defined(_WIN32)
+  if (name[0] != '/')
+    return name;
+  std::string path = std::string("Z:") + name;
+  for (char& c : path)
+    if (c == '/')
+      c = '\\';
+  return path;
+#else
+  return name;
+#endif
+}
+
 }
 
 GuestConnection::~GuestConnection() = default;
 
 Status GuestConnection::attach(uint8_t* base, size_t size, std::unique_ptr<GuestChannel> channel,
-                               std::unique_ptr<GuestConnection>* out) {
+                               std::unique_ptr<GuestConnection>* out, bool bulk_regions) {
   std::unique_ptr<GuestConnection> c(new GuestConnection());
   c->m_channel = std::move(channel);
+  c->m_can_add_regions = bulk_regions;
   Status s = c->init(base, size);
   if (s == kOk)
     *out = std::move(c);
@@ -158,6 +191,9 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   hello.bulk_size = geometry.bulk_size;
 
   Socket socket;
+  // Every guest can map regions added after connect; a server that does not grant it
+  // leaves this guest with region 0.
+  const uint32_t common_offers = kHelloBulkRegions;
 #if defined(_WIN32)
   // Rendezvous file written by the server: "<tcp port> <token>".
   FILE* f = std::fopen(address, "r");
@@ -172,7 +208,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   std::memcpy(hello.token, token, sizeof(token));
   // Under Wine on Linux, futexes reach the native server; elsewhere named events (where
   // the server grants them) or the socket wake us.
-  hello.flags = address_wait_is_cross_process() ? 0u : uint32_t(kHelloSocketWake | kHelloEventWake);
+  hello.flags = common_offers | (address_wait_is_cross_process() ? 0u : uint32_t(kHelloSocketWake | kHelloEventWake));
   // NPT_TRANSPORT_NO_EVENT_WAKE=1 leaves events out of the offer: the socket path (the
   // parent's relay in a process-mode server), for tests and diagnosis.
   char no_events[4] = {};
@@ -180,7 +216,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
     hello.flags &= ~uint32_t(kHelloEventWake);
   socket = Socket::connect_tcp_loopback(uint16_t(port));
 #else
-  hello.flags = kHelloFdPassing;
+  hello.flags = common_offers | kHelloFdPassing;
   socket = Socket::connect_unix(address);
 #endif
   if (!socket.valid())
@@ -230,6 +266,8 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
     offered_welcome_flags |= kWelcomeSocketWake;
   if (hello.flags & kHelloEventWake)
     offered_welcome_flags |= kWelcomeEventWake;
+  if (hello.flags & kHelloBulkRegions)
+    offered_welcome_flags |= kWelcomeBulkRegions;
   if (welcome.version < kMinVersion || welcome.version > kVersion || (welcome.flags & ~offered_welcome_flags) ||
       welcome.reserved != 0) {
     close_memory();
@@ -243,16 +281,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
 #if defined(_WIN32)
   // A Linux server's file, reached through Wine's Z: drive, or a Windows server's
   // named mapping.
-  char path[300];
-  if (welcome.path[0] == '/') {
-    std::snprintf(path, sizeof(path), "Z:%s", welcome.path);
-    for (char* p = path; *p; p++)
-      if (*p == '/')
-        *p = '\\';
-  } else {
-    std::snprintf(path, sizeof(path), "%s", welcome.path);
-  }
-  mapping = SharedMapping::map_path(path, size_t(welcome.shm_size));
+  mapping = SharedMapping::map_path(local_path_of(welcome.path).c_str(), size_t(welcome.shm_size));
   uint8_t ack = kMappedAck;
   socket.send_all(&ack, 1);
 #else
@@ -287,6 +316,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
     c->m_channel = std::make_unique<SocketChannel>(std::move(socket), socket_wake);
     c->m_wake_mode = socket_wake ? "socket" : "futex";
   }
+  c->m_can_add_regions = (welcome.flags & kWelcomeBulkRegions) != 0;
   Status s = c->init(mapping.data(), mapping.size());
   if (s != kOk)
     return fail(kDeviceRemoved, "server laid out the memory inconsistently");
@@ -356,8 +386,13 @@ Status GuestConnection::publish_span(uint32_t ring, uint32_t aux, const void* sp
   if (size <= r.writer.max_inline_payload())
     return publish(ring, RecordKind::Data, aux, span, uint32_t(size));
 
-  if (size > m_bulk.size())
+  // A call reserved capacity before claiming its reply slot (a region request needs one).
+  if (aux == 0) {
+    if (Status s = reserve_bulk_capacity(ring, size); s != kOk)
+      return s;
+  } else if (size > m_bulk.largest_region()) {
     return kOutOfMemory;
+  }
   BulkRef ref;
   for (uint32_t round = 0;; round++) {
     reclaim_bulk(r);
@@ -387,22 +422,33 @@ Status GuestConnection::wait_for(uint32_t ring, uint32_t target_ring, uint64_t s
   return publish(ring, RecordKind::Wait, target_ring, &seq, sizeof(seq));
 }
 
-Status GuestConnection::call(uint32_t ring, const void* span, size_t size,
-                             void* reply, size_t capacity, size_t* reply_size) {
-  // Claim a reply slot; the count of slots is the limit of pending replies.
+Status GuestConnection::claim_reply_slot(uint32_t* slot) {
+  // The count of slots is the limit of pending replies.
   uint64_t slots = m_free_slots.load();
-  uint32_t slot;
   for (uint32_t round = 0;; round++) {
     if (slots) {
-      slot = uint32_t(__builtin_ctzll(slots));
-      if (m_free_slots.compare_exchange_weak(slots, slots & ~(1ull << slot)))
-        break;
+      *slot = uint32_t(__builtin_ctzll(slots));
+      if (m_free_slots.compare_exchange_weak(slots, slots & ~(1ull << *slot)))
+        return kOk;
       continue;
     }
     if (Status s = pause_for_host(round); s != kOk)
       return s;
     slots = m_free_slots.load();
   }
+}
+
+Status GuestConnection::call(uint32_t ring, const void* span, size_t size,
+                             void* reply, size_t capacity, size_t* reply_size) {
+  if (ring >= m_rings.size())
+    return kInvalidArg;
+  if (size > m_rings[ring].writer.max_inline_payload()) {
+    if (Status s = reserve_bulk_capacity(ring, size); s != kOk)
+      return s;
+  }
+  uint32_t slot;
+  if (Status s = claim_reply_slot(&slot); s != kOk)
+    return s;
 
   ReplySlotHeader* h = reply_slot(slot);
   uint32_t old_seq = load_acquire(h->seq);
@@ -514,6 +560,127 @@ void GuestConnection::wait_fence_change(uint32_t index, uint64_t seen, uint32_t 
   if (load_acquire(fences[index]) != seen)
     return;
   address_wait(reinterpret_cast<const uint32_t*>(&fences[index]), uint32_t(seen), timeout_us);
+}
+
+}
+
+namespace npt::transport {
+
+Status GuestConnection::control_call(uint32_t ring, const ControlRequest& request, RegionGrant* grant,
+                                     Status* answer) {
+  if (ring >= m_rings.size())
+    return kInvalidArg;
+  if (m_geometry.reply_slot_size < sizeof(RegionGrant))
+    return kOutOfMemory;   // the answer would not fit the slots this guest chose
+  uint32_t slot;
+  if (Status s = claim_reply_slot(&slot); s != kOk)
+    return s;
+  ReplySlotHeader* h = reply_slot(slot);
+  uint32_t old_seq = load_acquire(h->seq);
+  Status s = publish(ring, RecordKind::Control, slot + 1, &request, sizeof(request));
+  if (s == kOk)
+    s = wait_reply(slot, old_seq);
+  if (s == kOk) {
+    if (load_relaxed(h->size) != sizeof(RegionGrant)) {
+      s = kFail;
+    } else {
+      std::memcpy(grant, reinterpret_cast<uint8_t*>(h) + kReplySlotHeaderSize, sizeof(RegionGrant));
+      grant->name[sizeof(grant->name) - 1] = 0;
+      grant->message[sizeof(grant->message) - 1] = 0;
+      *answer = Status(load_relaxed(h->status));
+    }
+  }
+  m_free_slots.fetch_or(1ull << slot);
+  return s;
+}
+
+uint8_t* GuestConnection::map_region(uint32_t ring, const RegionGrant& grant) {
+  if (grant.region == 0 || grant.region >= kMaxBulkRegions || !grant.size || m_region_maps[grant.region].valid())
+    return nullptr;
+  SharedMapping mapping;
+  if (grant.share == kRegionByDescriptor) {
+#if !defined(_WIN32)
+    int fd = m_channel->receive_region_descriptor(grant.region, 5000);
+    if (fd < 0)
+      return nullptr;
+    mapping = SharedMapping::map_fd(fd, size_t(grant.size));
+    ::close(fd);
+#endif
+  } else if (grant.share == kRegionByName && grant.name[0]) {
+    mapping = SharedMapping::map_path(local_path_of(grant.name).c_str(), size_t(grant.size));
+    // A file is removed once mapped, so that nobody else can open it.
+    if (grant.name[0] == '/') {
+      ControlRequest mapped = { uint32_t(ControlOp::RegionMapped), grant.region, 0 };
+      publish(ring, RecordKind::Control, 0, &mapped, sizeof(mapped));
+    }
+  }
+  if (!mapping.valid())
+    return nullptr;
+  m_region_maps[grant.region] = std::move(mapping);
+  return m_region_maps[grant.region].data();
+}
+
+Status GuestConnection::add_bulk_region(uint32_t ring, uint64_t size, std::string* error) {
+  auto fail = [&](Status s, const std::string& message) {
+    if (error)
+      *error = message;
+    return s;
+  };
+  if (!m_can_add_regions)
+    return fail(kOutOfMemory, "the server adds no bulk regions (only region 0 of " +
+                                  std::to_string(m_geometry.bulk_size) + " bytes)");
+  if (Status s = status(); s != kOk)
+    return s;
+  std::lock_guard lock(m_region_mutex);
+  ControlRequest request = { uint32_t(ControlOp::AddRegion), 0, size };
+  RegionGrant grant = {};
+  Status answer = kOk;
+  Status s = control_call(ring, request, &grant, &answer);
+  if (s != kOk)
+    return s == kOutOfMemory ? fail(s, "reply slots too small for a region grant") : s;
+  if (answer != kOk)
+    return fail(answer, grant.message);
+  uint8_t* base = map_region(ring, grant);
+  if (!base)
+    return fail(kFail, "cannot map bulk region " + std::to_string(grant.region));
+  if (!m_bulk.add_region(grant.region, base, grant.size))
+    return fail(kFail, "bulk region " + std::to_string(grant.region) + " was granted twice");
+  return kOk;
+}
+
+Status GuestConnection::reserve_bulk_capacity(uint32_t ring, uint64_t size, std::string* error) {
+  return size <= m_bulk.largest_region() ? kOk : grow_bulk(ring, size, error);
+}
+
+Status GuestConnection::grow_bulk(uint32_t ring, uint64_t size, std::string* error) {
+  const uint64_t preferred = size > m_geometry.bulk_size ? size : m_geometry.bulk_size;
+  Status s = add_bulk_region(ring, preferred, error);
+  if (s == kOutOfMemory && preferred > size && m_can_add_regions)
+    s = add_bulk_region(ring, size, error);
+  return s;
+}
+
+const uint8_t* GuestConnection::region_bytes(uint32_t ring, uint32_t region, uint64_t offset, uint64_t size) {
+  auto bounded = [&](const uint8_t* base, uint64_t region_size) -> const uint8_t* {
+    if (!base || offset > region_size || size > region_size - offset)
+      return nullptr;
+    return base + offset;
+  };
+  if (region == 0)
+    return bounded(m_base + m_geometry.bulk_offset(), m_geometry.bulk_size);
+  if (region >= kMaxBulkRegions)
+    return nullptr;
+  std::lock_guard lock(m_region_mutex);
+  if (!m_region_maps[region].valid() && m_can_add_regions && status() == kOk) {
+    ControlRequest request = { uint32_t(ControlOp::GetRegion), region, 0 };
+    RegionGrant grant = {};
+    Status answer = kOk;
+    if (control_call(ring, request, &grant, &answer) != kOk || answer != kOk || grant.region != region)
+      return nullptr;
+    map_region(ring, grant);
+  }
+  const SharedMapping& m = m_region_maps[region];
+  return bounded(m.data(), m.size());
 }
 
 }

@@ -1,6 +1,7 @@
 #include "neptune/transport/host_context.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 
 #include "neptune/transport/wait.h"
@@ -45,7 +46,9 @@ HostContext::HostContext(uint8_t* base, const Geometry& g, const HostLimits& lim
     m_rings[i].data = r + kRingHeaderSize;
   }
   m_regions.resize(1);
-  m_regions[0] = { base + g.bulk_offset(), g.bulk_size };
+  m_regions[0] = { base + g.bulk_offset(), g.bulk_size, false };
+  m_reply_regions.assign(g.ring_count, 0);
+  m_bulk_total = g.bulk_size;
   m_reply_seq.assign(g.reply_slot_count, 0);
   m_push_seq.assign(g.push_slot_count, 0);
   m_scratch_size = g.ring_size / 2;
@@ -57,8 +60,85 @@ bool HostContext::attach_region(uint32_t id, uint8_t* base, uint64_t size) {
     return false;
   if (m_regions.size() <= id)
     m_regions.resize(id + 1);
-  m_regions[id] = { base, size };
+  m_regions[id] = { base, size, false };
   return true;
+}
+
+const uint8_t* HostContext::region_bytes(uint32_t region, uint64_t offset, uint64_t size) const {
+  if (region >= m_regions.size())
+    return nullptr;
+  const Region& r = m_regions[region];
+  if (!r.base || offset > r.size || size > r.size - offset)
+    return nullptr;
+  return r.base + offset;
+}
+
+uint32_t HostContext::add_region(uint64_t size, Status* status, std::string* why) {
+  auto refuse = [&](Status s, const std::string& text) {
+    *status = s;
+    *why = text;
+    return 0u;
+  };
+  if (!m_provider)
+    return refuse(kNotImpl, "this host adds no bulk regions");
+  const uint64_t limit = m_limits.max_bulk_size;
+  const uint64_t in_use = m_bulk_total < limit ? m_bulk_total : limit;
+  const uint64_t rounded = size > limit ? limit + 1 : Geometry::align_up(size ? size : 1, kPageSize);
+  uint32_t regions = 0;
+  for (const Region& r : m_regions)
+    regions += r.base != nullptr;
+  if (rounded > limit - in_use) {
+    return refuse(kOutOfMemory, "bulk memory limit: " + std::to_string(m_bulk_total) + " bytes in " +
+                                    std::to_string(regions) + " regions, " + std::to_string(size) +
+                                    " more asked, the context's limit is " + std::to_string(limit) + " bytes");
+  }
+  uint32_t id = 1;
+  while (id < kMaxBulkRegions && id < m_regions.size() && m_regions[id].base)
+    id++;
+  if (id >= kMaxBulkRegions)
+    return refuse(kOutOfMemory, "all " + std::to_string(kMaxBulkRegions - 1) + " added bulk regions are in use");
+  uint8_t* base = m_provider->create(id, rounded);
+  if (!base)
+    return refuse(kFail, "the host could not create a region of " + std::to_string(rounded) + " bytes");
+  if (m_regions.size() <= id)
+    m_regions.resize(id + 1);
+  m_regions[id] = { base, rounded, true };
+  m_bulk_total += rounded;
+  *status = kOk;
+  return id;
+}
+
+uint8_t* HostContext::reply_area(uint32_t ring, uint64_t size, uint32_t* region, std::string* why) {
+  std::string text;
+  if (ring >= m_rings.size() || m_fatal != FatalReason::None) {
+    if (why)
+      *why = "no such ring";
+    return nullptr;
+  }
+  if (m_rings.size() == 1 && size <= m_regions[0].size) {
+    *region = 0;
+    return m_regions[0].base;
+  }
+  uint32_t& current = m_reply_regions[ring];
+  if (current && m_regions[current].size >= size) {
+    *region = current;
+    return m_regions[current].base;
+  }
+  // Grow geometrically so that a guest reading ever larger subresources asks rarely; the
+  // old region stays (the guest may still hold it mapped) and keeps counting.
+  const uint64_t doubled = current ? m_regions[current].size * 2 : 0;
+  Status status = kOk;
+  uint32_t id = doubled > size ? add_region(doubled, &status, &text) : 0;
+  if (!id)
+    id = add_region(size, &status, &text);
+  if (!id) {
+    if (why)
+      *why = text;
+    return nullptr;
+  }
+  current = id;
+  *region = id;
+  return m_regions[id].base;
 }
 
 void HostContext::make_fatal(FatalReason reason) {
@@ -70,10 +150,8 @@ void HostContext::make_fatal(FatalReason reason) {
   for (auto& r : m_rings)
     store_release(r.header->state, uint32_t(reason));
   address_wake_all(&m_control->device_state);
-  for (uint32_t i = 0; i < m_geometry.reply_slot_count; i++) {
-    auto* h = reinterpret_cast<ReplySlotHeader*>(m_base + m_geometry.replies_offset() + m_geometry.reply_stride() * i);
-    address_wake_all(&h->seq);
-  }
+  for (uint32_t i = 0; i < m_geometry.reply_slot_count; i++)
+    address_wake_all(&reply_slot_header(i)->seq);
   if (m_guest_waker)
     m_guest_waker();
 }
@@ -231,6 +309,16 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
       std::memcpy(m_scratch.get(), region->base + ref.offset, size_t(ref.size));
       if (!execute(index, m_scratch.get(), size_t(ref.size), h.aux))
         break;
+    } else if (kind == RecordKind::Control) {
+      ControlRequest request;
+      if (payload != sizeof(request)) {
+        make_fatal(FatalReason::BadRecord);
+        break;
+      }
+      std::memcpy(&request, src, sizeof(request));
+      r.tail += total;
+      if (!control(index, request, h.aux))
+        break;
     } else if (kind == RecordKind::Wait) {
       uint64_t seq;
       if (payload != sizeof(seq)) {
@@ -276,7 +364,7 @@ bool HostContext::execute(uint32_t ring, const uint8_t* span, size_t size, uint3
     make_fatal(FatalReason::BadReplySlot);
     return false;
   }
-  auto* h = reinterpret_cast<ReplySlotHeader*>(m_base + m_geometry.replies_offset() + m_geometry.reply_stride() * slot);
+  ReplySlotHeader* h = reply_slot_header(slot);
   Reply reply(reinterpret_cast<uint8_t*>(h) + kReplySlotHeaderSize, m_geometry.reply_slot_size);
   bool ok = m_dispatcher->dispatch(ring, span, size, &reply);
   r.executed++;
@@ -288,11 +376,80 @@ bool HostContext::execute(uint32_t ring, const uint8_t* span, size_t size, uint3
     make_fatal(FatalReason::ReplyTooLarge);
     return false;
   }
+  complete_reply(slot, reply);
+  return true;
+}
+
+bool HostContext::control(uint32_t ring, const ControlRequest& request, uint32_t aux) {
+  RingState& r = m_rings[ring];
+  const auto op = ControlOp(request.op);
+  if (op == ControlOp::RegionMapped) {
+    if (aux != 0) {
+      make_fatal(FatalReason::BadRecord);
+      return false;
+    }
+    if (m_provider && request.region < m_regions.size() && m_regions[request.region].added)
+      m_provider->mapped(request.region);
+    r.executed++;
+    return true;
+  }
+  if ((op != ControlOp::AddRegion && op != ControlOp::GetRegion) || aux == 0) {
+    make_fatal(FatalReason::BadRecord);
+    return false;
+  }
+  const uint32_t slot = aux - 1;
+  if (slot >= m_geometry.reply_slot_count) {
+    make_fatal(FatalReason::BadReplySlot);
+    return false;
+  }
+  RegionGrant grant = {};
+  Status status = kOk;
+  std::string why;
+  uint32_t id = 0;
+  if (op == ControlOp::AddRegion) {
+    id = add_region(request.size, &status, &why);
+  } else if (request.region < m_regions.size() && m_regions[request.region].added) {
+    id = request.region;
+  } else {
+    status = kInvalidArg;
+    why = "region " + std::to_string(request.region) + " was never created";
+  }
+  if (id) {
+    grant.region = id;
+    grant.size = m_regions[id].size;
+    if (!m_provider->share(id, &grant)) {
+      status = kFail;
+      why = "the host could not share region " + std::to_string(id);
+      grant = {};
+    }
+  }
+  grant.bulk_total = m_bulk_total;
+  grant.bulk_limit = m_limits.max_bulk_size;
+  grant.name[sizeof(grant.name) - 1] = 0;
+  std::snprintf(grant.message, sizeof(grant.message), "%s", why.c_str());
+  ReplySlotHeader* h = reply_slot_header(slot);
+  Reply reply(reinterpret_cast<uint8_t*>(h) + kReplySlotHeaderSize, m_geometry.reply_slot_size);
+  r.executed++;
+  // The guest chose slots too small for the answer it asked for.
+  if (!reply.write(&grant, sizeof(grant))) {
+    make_fatal(FatalReason::ReplyTooLarge);
+    return false;
+  }
+  reply.set_status(status);
+  complete_reply(slot, reply);
+  return true;
+}
+
+ReplySlotHeader* HostContext::reply_slot_header(uint32_t slot) const {
+  return reinterpret_cast<ReplySlotHeader*>(m_base + m_geometry.replies_offset() + m_geometry.reply_stride() * slot);
+}
+
+void HostContext::complete_reply(uint32_t slot, const Reply& reply) {
+  ReplySlotHeader* h = reply_slot_header(slot);
   store_release(h->size, reply.size());
   store_release(h->status, uint32_t(reply.status()));
   store_seq_cst(h->seq, ++m_reply_seq[slot]);
   wake_guest(&h->seq, &h->waiting);
-  return true;
 }
 
 void HostContext::wake_guest(uint32_t* word, const uint32_t* waiting) {

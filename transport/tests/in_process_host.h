@@ -46,9 +46,14 @@ public:
   GuestConnection& guest() {
     if (!m_guest) {
       auto channel = std::make_unique<Channel>(this);
-      GuestConnection::attach(m_memory, m_size, std::move(channel), &m_guest);
+      GuestConnection::attach(m_memory, m_size, std::move(channel), &m_guest, m_host_adds_regions);
     }
     return *m_guest;
+  }
+  // Bulk regions after connect, created by provider (before guest() is first called).
+  void add_regions_through(RegionProvider* provider) {
+    m_host->set_region_provider(provider);
+    m_host_adds_regions = true;
   }
 
   HostContext& host() { return *m_host; }
@@ -122,6 +127,7 @@ private:
   uint8_t* m_memory = nullptr;
   std::unique_ptr<HostContext> m_host;
   std::unique_ptr<GuestConnection> m_guest;
+  bool m_host_adds_regions = false;
   std::thread m_thread;
   std::atomic<bool> m_running{false};
   std::atomic<uint64_t> m_doorbells{0};

@@ -74,7 +74,14 @@ HRESULT Executor::ID3D11DeviceContext_Map(ObjectId self, ObjectId pResource, UIN
     *pData = Payload::inlineBytes(m_mapReply.data(), uint32_t(total));
   } else {
     uint64_t areaSize = 0;
-    uint8_t* area = m_options.hooks.replyArea ? m_options.hooks.replyArea(&areaSize) : nullptr;
+    uint32_t areaRegion = 0;
+    uint8_t* area = nullptr;
+    if (m_options.hooks.replyRegion) {
+      area = m_options.hooks.replyRegion(total, &areaRegion);
+      areaSize = area ? total : 0;
+    } else if (m_options.hooks.replyArea) {
+      area = m_options.hooks.replyArea(&areaSize);
+    }
     if (!area || areaSize < total) {
       context->Unmap(resource, Subresource);
       log("%s: %llu bytes exceed the reply area (%llu bytes); returns E_OUTOFMEMORY", method,
@@ -82,7 +89,7 @@ HRESULT Executor::ID3D11DeviceContext_Map(ObjectId self, ObjectId pResource, UIN
       return E_OUTOFMEMORY;
     }
     out = area;
-    *pData = Payload::bulkRef(protocol::BulkRef{0, 0, uint32_t(total)});
+    *pData = Payload::bulkRef(protocol::BulkRef{areaRegion, 0, uint32_t(total)});
   }
   const auto* source = static_cast<const uint8_t*>(backend.pData);
   for (uint64_t z = 0; z < layout.depth; z++)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../diagnostic_dispatch.h"
+#include "bulk_region_checks.h"
 #include "neptune/transport/guest_connection.h"
 #include "neptune/transport/wait.h"
 
@@ -111,6 +112,12 @@ int main(int argc, char** argv) {
   CHECK(guest->call(0, sleep_cmd, sizeof(sleep_cmd), slot, sizeof(slot), &n) == kOk);
   uint64_t ms = (now_ns() - start) / 1000000;
   CHECK(ms >= 29 && ms < 1000);
+
+  // Bulk regions after connect: the native server's /dev/shm files through Z:. The limit
+  // is the server's default --max-bulk (1 GiB).
+  for (const std::string& f : npt::server::testing::check_bulk_regions(*guest, 1ull << 30))
+    std::printf("FAIL bulk regions: %s\n", f.c_str()), failures++;
+  std::printf("bulk regions: %u in the guest's allocator\n", guest->bulk().region_count());
 
   std::printf("wakeups: %s\n", address_wait_is_cross_process() ? "futex (Wine on Linux)" : "socket");
   std::printf("round trip: spin %.2f us, block %.2f us\n", round_trip_us(*guest, 200, 2000), round_trip_us(*guest, 0, 200));

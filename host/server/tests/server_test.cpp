@@ -11,6 +11,7 @@
 #include "neptune/transport/handshake.h"
 #include "neptune/transport/socket.h"
 #include "neptune/transport/status.h"
+#include "bulk_region_checks.h"
 #include "server_process.h"
 
 using namespace npt::transport;
@@ -33,6 +34,16 @@ bool echo_ok(GuestConnection& guest, uint32_t ring, uint32_t seed) {
 }
 
 uint64_t ms_since(uint64_t start_ns) { return (now_ns() - start_ns) / 1000000; }
+
+// A record as a hostile guest writes it, at the head of a ring nothing was submitted on yet.
+void write_raw_record(GuestConnection& guest, uint32_t ring, RecordHeader rec, const void* payload, size_t size) {
+  Geometry g = guest.geometry();
+  auto* header = reinterpret_cast<RingHeader*>(guest.shared_base() + g.rings_offset() + g.ring_stride() * ring);
+  uint8_t* data = reinterpret_cast<uint8_t*>(header) + kRingHeaderSize;
+  std::memcpy(data, &rec, sizeof(rec));
+  std::memcpy(data + sizeof(rec), payload, size);
+  store_release(header->head, uint64_t(align8(sizeof(rec) + size)));
+}
 
 // Polls status() the way an application's next call would see it.
 uint64_t ms_until_removed(GuestConnection& guest, uint64_t start_ns, uint64_t limit_ms = 2000) {
@@ -307,6 +318,60 @@ TEST(Server, MalformedRingStateMakesThatContextFatalServerAlive) {
   ASSERT_TRUE(server.running());
   for (uint32_t i = 0; i < 500; i++)
     ASSERT_TRUE(echo_ok(*good, 0, i));
+}
+
+TEST(Server, BulkRegionsAddedAfterConnect) {
+  ServerProcess server({ "--max-bulk", std::to_string(16u << 20) });
+  std::unique_ptr<GuestConnection> guest, other;
+  std::string error;
+  ASSERT_EQ(server.connect(&guest, &error), kOk) << error;
+  ASSERT_EQ(server.connect(&other, &error), kOk) << error;
+  std::vector<std::string> failures = check_bulk_regions(*guest, 16u << 20);
+  EXPECT_TRUE(failures.empty()) << joined(failures);
+  EXPECT_TRUE(echo_ok(*other, 0, 3));
+}
+
+TEST(Server, HostileBulkReferencesEndOnlyTheirContext) {
+  ServerProcess server;
+  std::unique_ptr<GuestConnection> good, unknown_region, past_region, bad_payload;
+  ASSERT_EQ(server.connect(&good), kOk);
+  ASSERT_EQ(server.connect(&unknown_region), kOk);
+  ASSERT_EQ(server.connect(&past_region), kOk);
+  ASSERT_EQ(server.connect(&bad_payload), kOk);
+  std::string error;
+  ASSERT_EQ(past_region->add_bulk_region(1, 1u << 20, &error), kOk) << error;
+  ASSERT_EQ(bad_payload->add_bulk_region(1, 1u << 20, &error), kOk) << error;
+
+  // Out-of-line records naming a region never created, or reaching past an added one.
+  BulkRef missing = { 9, 0, 0, 64 };
+  write_raw_record(*unknown_region, 0, { make_size_kind(RecordKind::Bulk, sizeof(missing)), 0 }, &missing, sizeof(missing));
+  BulkRef past = { 1, 0, 4096, 1u << 20 };
+  write_raw_record(*past_region, 0, { make_size_kind(RecordKind::Bulk, sizeof(past)), 0 }, &past, sizeof(past));
+  uint32_t doorbell = kDiagAccum;
+  uint64_t start = now_ns();
+  unknown_region->submit(1, &doorbell, 4);
+  past_region->submit(1, &doorbell, 4);
+  EXPECT_LT(ms_until_removed(*unknown_region, start), 1000u);
+  EXPECT_LT(ms_until_removed(*past_region, start), 1000u);
+  EXPECT_EQ(unknown_region->fatal_reason(), uint32_t(FatalReason::BadBulkRef));
+  EXPECT_EQ(past_region->fatal_reason(), uint32_t(FatalReason::BadBulkRef));
+
+  // A payload reference inside a command that leaves its region: the dispatcher rejects it.
+  uint32_t cmd[6] = { kDiagBulkHash, 1 };
+  const uint64_t offset = 4096, size = 1u << 20;
+  std::memcpy(&cmd[2], &offset, 8);
+  std::memcpy(&cmd[4], &size, 8);
+  uint64_t hash = 0;
+  size_t n = 0;
+  EXPECT_EQ(bad_payload->call(0, cmd, sizeof(cmd), &hash, sizeof(hash), &n), kDeviceRemoved);
+  EXPECT_EQ(bad_payload->fatal_reason(), uint32_t(FatalReason::DispatchFailed));
+
+  ASSERT_TRUE(server.running());
+  for (uint32_t i = 0; i < 200; i++)
+    ASSERT_TRUE(echo_ok(*good, i % 2, i));
+  std::unique_ptr<GuestConnection> later;
+  ASSERT_EQ(server.connect(&later), kOk) << "new guests connect";
+  EXPECT_TRUE(echo_ok(*later, 0, 1));
 }
 
 TEST(Server, HostDeathFailsBlockedAndLaterCallsWithin100ms) {

@@ -14,6 +14,7 @@
 #include <windows.h>
 
 #include "../diagnostic_dispatch.h"
+#include "bulk_region_checks.h"
 #include "neptune/transport/guest_connection.h"
 #include "neptune/transport/wait.h"
 #include "win32_server_process.h"
@@ -62,6 +63,37 @@ TEST(Win32Server, EchoBulkAndPushSlotsThroughNamedMapping) {
   uint32_t value = 0;
   ASSERT_TRUE(guest->read_push_slot(1, &value, sizeof(value), &n, nullptr));
   EXPECT_EQ(value, 0xFEEDu);
+}
+
+// Named mappings "<context mapping>-r<id>" created by the worker process (or the server's
+// thread in thread mode), opened by the PE guest by name.
+TEST(Win32Server, BulkRegionsAddedAfterConnect) {
+  for (const char* mode : { "", "--contexts thread " }) {
+    Win32ServerProcess server(std::string(mode) + "--max-bulk " + std::to_string(16u << 20));
+    ASSERT_TRUE(server.running()) << mode;
+    std::unique_ptr<GuestConnection> guest, other;
+    std::string error;
+    ASSERT_EQ(server.connect(&guest, &error), kOk) << mode << error;
+    ASSERT_EQ(server.connect(&other, &error), kOk) << mode << error;
+    std::vector<std::string> failures = npt::server::testing::check_bulk_regions(*guest, 16u << 20);
+    EXPECT_TRUE(failures.empty()) << mode << "\n" << npt::server::testing::joined(failures);
+    EXPECT_TRUE(echo_ok(*other, 0, 3)) << mode;
+
+    // A reference past an added region ends that context only.
+    std::unique_ptr<GuestConnection> hostile;
+    ASSERT_EQ(server.connect(&hostile, &error), kOk) << mode << error;
+    ASSERT_EQ(hostile->add_bulk_region(1, 1u << 20, &error), kOk) << mode << error;
+    uint32_t cmd[6] = { kDiagBulkHash, 1 };
+    const uint64_t offset = 4096, size = 1u << 20;
+    std::memcpy(&cmd[2], &offset, 8);
+    std::memcpy(&cmd[4], &size, 8);
+    uint64_t hash = 0;
+    size_t n = 0;
+    EXPECT_EQ(hostile->call(0, cmd, sizeof(cmd), &hash, sizeof(hash), &n), kDeviceRemoved) << mode;
+    EXPECT_EQ(hostile->fatal_reason(), uint32_t(FatalReason::DispatchFailed)) << mode;
+    EXPECT_TRUE(echo_ok(*guest, 1, 4)) << mode;
+    EXPECT_TRUE(echo_ok(*other, 1, 5)) << mode;
+  }
 }
 
 TEST(Win32Server, LimitsAndMalformedRingKeepServerAlive) {

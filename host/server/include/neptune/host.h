@@ -77,8 +77,37 @@ void npt_host_context_destroy(npt_host_context* context);
 /* Attaches the context's shared memory (size >= npt_host_shared_memory_size) and
  * writes its control block. worker_id is informational (shown to the guest). */
 int npt_host_context_attach_memory(npt_host_context* context, void* base, uint64_t size, uint32_t worker_id);
-/* Additional bulk regions (id 1..255) the guest may reference. */
+/* Additional bulk regions (id 1..255) the guest may reference, set up by the embedder
+ * itself (not counted against max_bulk_size). */
 int npt_host_context_attach_region(npt_host_context* context, uint32_t id, void* base, uint64_t size);
+
+/* Bulk regions added after connect: a guest whose region 0 is too small asks for more
+ * (a transport Control record), and large replies get a region per ring. The library
+ * keeps the total of all regions within limits->max_bulk_size (refusing with a message
+ * the guest logs) and chooses the ids; the provider creates the memory and tells the
+ * guest how to map it. Without a provider such requests are answered E_NOTIMPL. */
+#define NPT_HOST_REGION_BY_NAME       1 /* name: a path (/dev/shm/...) or a Windows mapping name */
+#define NPT_HOST_REGION_BY_DESCRIPTOR 2 /* the provider sent a descriptor on the guest's socket */
+typedef struct npt_host_region_provider {
+  void* user;
+  /* size bytes of zeroed guest-visible memory for region id (valid until the provider
+   * goes, after the context), or NULL. */
+  void* (*create)(void* user, uint32_t id, uint64_t size);
+  /* How the guest maps region id: sets *share and name (NUL-terminated, name_size bytes
+   * at most), or sends a descriptor; 0 on success. Called for every grant. */
+  int (*share)(void* user, uint32_t id, uint32_t* share, char* name, size_t name_size);
+  /* The guest mapped region id: a file behind it may be removed now. May be NULL. */
+  void (*mapped)(void* user, uint32_t id);
+} npt_host_region_provider;
+/* Call after npt_host_context_attach_memory; the provider is copied. */
+int npt_host_context_set_region_provider(npt_host_context* context, const npt_host_region_provider* provider);
+/* Host-readable bytes [offset, offset + size) of a bulk region, bounded by the size the
+ * host knows, or NULL (a payload reference inside a command that leaves the region). */
+const uint8_t* npt_host_context_region_bytes(npt_host_context* context, uint32_t region, uint64_t offset, uint64_t size);
+/* Where a reply of size bytes to a call on ring may be written (the guest finds it at
+ * offset 0 of *region): region 0 for single-ring contexts that fit, else the ring's own
+ * reply region, created or grown within the bulk limit. NULL when refused. */
+uint8_t* npt_host_context_reply_area(npt_host_context* context, uint32_t ring, uint64_t size, uint32_t* region);
 void npt_host_context_set_waker(npt_host_context* context, npt_host_wake_fn wake, void* user);
 
 /* Notify: executes what the guest published, at most budget commands; returns how many. */

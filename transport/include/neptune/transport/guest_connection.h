@@ -1,11 +1,13 @@
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,12 @@ public:
   // Blocks while *word == expected, until woken or timeout_us passed.
   // Returns false once the host is known to be gone.
   virtual bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) = 0;
+  // The descriptor of bulk region `region` the host sent on the connection socket, or -1.
+  virtual int receive_region_descriptor(uint32_t region, int timeout_ms) {
+    (void)region;
+    (void)timeout_ms;
+    return -1;
+  }
 };
 
 struct GuestOptions {
@@ -46,8 +54,9 @@ public:
                         std::unique_ptr<GuestConnection>* out, std::string* error);
 
   // Memory a host already laid out (in-process tests and benchmarks, a VMM guest driver).
+  // bulk_regions: the host answers Control records (kWelcomeBulkRegions of a handshake).
   static Status attach(uint8_t* base, size_t size, std::unique_ptr<GuestChannel> channel,
-                       std::unique_ptr<GuestConnection>* out);
+                       std::unique_ptr<GuestConnection>* out, bool bulk_regions = false);
 
   ~GuestConnection();
 
@@ -101,6 +110,21 @@ public:
 
   BulkAllocator& bulk() { return m_bulk; }
 
+  // Bulk regions added after connect (the server granted kWelcomeBulkRegions). Each call
+  // below sends its request on `ring`, which the caller owns as it does for submit().
+  bool can_add_regions() const { return m_can_add_regions; }
+  // Asks the host for another region of at least size bytes for bulk(). kOutOfMemory with
+  // the host's reason in *error when the context's bulk limit would be exceeded.
+  Status add_bulk_region(uint32_t ring, uint64_t size, std::string* error = nullptr);
+  // Adds a region for at least size bytes: as large as region 0 when that is more (a
+  // guest that outgrew region 0 once will again), or just size if the limit leaves less.
+  Status grow_bulk(uint32_t ring, uint64_t size, std::string* error = nullptr);
+  // Makes sure some region could hold size bytes, growing when none can.
+  Status reserve_bulk_capacity(uint32_t ring, uint64_t size, std::string* error = nullptr);
+  // Bytes [offset, offset + size) of a region (one the host created for replies is mapped
+  // on first use), bounded by the region's size; null when outside or unavailable.
+  const uint8_t* region_bytes(uint32_t ring, uint32_t region, uint64_t offset, uint64_t size);
+
 private:
   struct Ring {
     RingWriter writer;
@@ -112,6 +136,10 @@ private:
   Status publish(uint32_t ring, RecordKind kind, uint32_t aux, const void* payload, uint32_t size);
   Status publish_span(uint32_t ring, uint32_t aux, const void* span, size_t size);
   Status wait_reply(uint32_t slot, uint32_t old_seq);
+  Status claim_reply_slot(uint32_t* slot);
+  Status control_call(uint32_t ring, const ControlRequest& request, RegionGrant* grant, Status* answer);
+  // Maps a granted region (m_region_mutex held); the base, or null.
+  uint8_t* map_region(uint32_t ring, const RegionGrant& grant);
   Status pause_for_host(uint32_t round);
   void reclaim_bulk(Ring& ring);
   void ring_doorbell() {
@@ -132,6 +160,9 @@ private:
   ControlBlock* m_control = nullptr;
   std::vector<Ring> m_rings;
   BulkAllocator m_bulk;
+  bool m_can_add_regions = false;
+  std::mutex m_region_mutex;                                 // adding and mapping regions
+  std::array<SharedMapping, kMaxBulkRegions> m_region_maps;  // regions 1.. once mapped
   std::atomic<uint64_t> m_free_slots{0};
   std::atomic<bool> m_lost{false};
 };

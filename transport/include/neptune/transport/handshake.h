@@ -31,10 +31,11 @@ enum HelloFlags : uint32_t {
   kHelloFdPassing = 1u << 0,  // guest receives the memory as a descriptor
   kHelloSocketWake = 1u << 1, // guest blocks on the socket, not on futexes
   kHelloEventWake = 1u << 2,  // guest can use named events instead (Windows); with SocketWake as fallback
+  kHelloBulkRegions = 1u << 3, // guest can map bulk regions added after connect (RecordKind::Control)
 };
 constexpr uint32_t kHelloOfferMask = 0x0000ffffu;
 constexpr uint32_t kHelloRequirementMask = 0xffff0000u;
-constexpr uint32_t kHelloKnownOffers = kHelloFdPassing | kHelloSocketWake | kHelloEventWake;
+constexpr uint32_t kHelloKnownOffers = kHelloFdPassing | kHelloSocketWake | kHelloEventWake | kHelloBulkRegions;
 constexpr uint32_t kHelloKnownRequirements = 0;
 
 struct Hello {
@@ -62,11 +63,14 @@ enum WelcomeFlags : uint32_t {
   // sends wake bytes. A guest that offered it and got neither this nor kWelcomeEventWake
   // has no way to be woken and gives up at connect.
   kWelcomeSocketWake = 1u << 3,
+  // Granted kHelloBulkRegions: the host answers ControlOp requests (more bulk regions,
+  // reply regions). Without it the guest has region 0 only and sends no Control record.
+  kWelcomeBulkRegions = 1u << 4,
 };
 constexpr const char* kDoorbellEventSuffix = "-doorbell";
 constexpr const char* kWakeEventSuffix = "-wake";
 
-constexpr uint32_t kWelcomeKnownFlags = kWelcomeFd | kWelcomePath | kWelcomeEventWake | kWelcomeSocketWake;
+constexpr uint32_t kWelcomeKnownFlags = kWelcomeFd | kWelcomePath | kWelcomeEventWake | kWelcomeSocketWake | kWelcomeBulkRegions;
 
 struct Welcome {
   uint32_t magic;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "neptune/transport/layout.h"
@@ -43,6 +44,21 @@ public:
 
 struct HostLimits {
   uint64_t max_command_size = 64ull << 20;   // largest out-of-line command copied out
+  uint64_t max_bulk_size = 1ull << 30;       // all bulk regions of the context together, region 0 included
+};
+
+// Creates the shared memory of bulk regions added after connect (the embedder's: a memfd,
+// a /dev/shm file, a Windows file mapping) and tells the guest how to map it. The memory
+// stays valid until the provider is destroyed, after the context.
+class RegionProvider {
+public:
+  virtual ~RegionProvider() = default;
+  // size bytes of zeroed guest-visible memory for region id, or null.
+  virtual uint8_t* create(uint32_t id, uint64_t size) = 0;
+  // Fills grant->share and grant->name (or sends the descriptor on the guest's socket).
+  virtual bool share(uint32_t id, RegionGrant* grant) = 0;
+  // The guest acknowledged its mapping: a file behind the region may be removed.
+  virtual void mapped(uint32_t id) = 0;
 };
 
 class HostContext {
@@ -54,6 +70,17 @@ public:
 
   // Additional guest-visible regions for BulkRefs (region 0 is the bulk area of base).
   bool attach_region(uint32_t id, uint8_t* base, uint64_t size);
+  // Without a provider, a guest's AddRegion is answered E_NOTIMPL.
+  void set_region_provider(RegionProvider* provider) { m_provider = provider; }
+  // Host-readable bytes [offset, offset + size) of a region, bounded by the size the host
+  // gave it; null when the reference leaves it (payload references inside commands).
+  const uint8_t* region_bytes(uint32_t region, uint64_t offset, uint64_t size) const;
+  // Where a reply of `size` bytes to a call on `ring` may be written, and in which region
+  // the guest finds it (at offset 0). A single-ring context answers from region 0, which
+  // holds nothing unconsumed while its only ring waits on the call; otherwise (or when
+  // region 0 is too small) each ring has its own reply region, created and grown on
+  // demand within the bulk limit. Null when the limit or the provider refuses; then *why.
+  uint8_t* reply_area(uint32_t ring, uint64_t size, uint32_t* region, std::string* why = nullptr);
   // Called when a reply completes for a guest that blocks on something other than a
   // futex (the server sends a wake byte on the socket).
   void set_guest_waker(std::function<void()> waker) { m_guest_waker = std::move(waker); }
@@ -93,10 +120,16 @@ private:
   struct Region {
     uint8_t* base = nullptr;
     uint64_t size = 0;
+    bool added = false;   // created through the provider after connect (counts against the limit)
   };
 
   size_t run_ring(uint32_t index, size_t budget);
   bool execute(uint32_t ring, const uint8_t* span, size_t size, uint32_t aux);
+  bool control(uint32_t ring, const ControlRequest& request, uint32_t aux);
+  // Creates region memory through the provider within the bulk limit; 0 and *why on refusal.
+  uint32_t add_region(uint64_t size, Status* status, std::string* why);
+  ReplySlotHeader* reply_slot_header(uint32_t slot) const;
+  void complete_reply(uint32_t slot, const Reply& reply);
   bool refresh_head(RingState& ring);
   void publish_progress(RingState& ring);
   void check_wait_cycles();
@@ -109,6 +142,9 @@ private:
   ControlBlock* m_control;
   std::vector<RingState> m_rings;
   std::vector<Region> m_regions;
+  std::vector<uint32_t> m_reply_regions;   // per ring: its reply region, 0 for none yet
+  uint64_t m_bulk_total = 0;               // region 0 and every added region
+  RegionProvider* m_provider = nullptr;
   std::vector<uint32_t> m_reply_seq;
   std::vector<uint32_t> m_push_seq;
   // Private copy of the record being executed. Not zero-filled: its pages become

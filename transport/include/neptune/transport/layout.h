@@ -11,6 +11,9 @@
 //
 //   [ControlBlock][RingHeader+data] x ring_count [ReplySlot] x n [PushSlot] x n
 //   [fence values] [bulk region 0]
+//
+// Further bulk regions (1..kMaxBulkRegions-1) are separate shared memory the host creates
+// after connect, at the guest's request (ControlOp::AddRegion) or for large replies.
 namespace npt::transport {
 
 constexpr uint32_t kMagic   = 0x5454504Eu; // "NPTT"
@@ -69,6 +72,9 @@ enum class RecordKind : uint32_t {
   Bulk = 2,   // payload is a BulkRef to the span (commands larger than a ring allows)
   Wait = 3,   // aux = ring index, payload = uint64 sequence: wait until that ring executed it
   Pad  = 4,   // skip to the end of the ring
+  // payload is a ControlRequest to the transport itself (never dispatched); aux = reply
+  // slot + 1 where the op answers. Sent only to a server that granted kWelcomeBulkRegions.
+  Control = 5,
 };
 
 struct RecordHeader {
@@ -89,6 +95,45 @@ struct BulkRef {
   uint64_t offset;
   uint64_t size;
 };
+
+// Bulk regions of one context: region 0 lies inside the context's memory, the others are
+// added after connect. Their sizes together stay within the context's bulk limit.
+constexpr uint32_t kMaxBulkRegions = 64;
+
+enum class ControlOp : uint32_t {
+  AddRegion    = 1, // size: bytes wanted; answer: RegionGrant of a new region for the guest's allocator
+  GetRegion    = 2, // region: a region the host created for replies; answer: its RegionGrant
+  RegionMapped = 3, // region: the guest mapped it (no answer); a file behind it may be removed now
+};
+struct ControlRequest {
+  uint32_t op;
+  uint32_t region;
+  uint64_t size;
+};
+
+// How the guest maps a region (RegionGrant::share).
+enum RegionShare : uint32_t {
+  kRegionByName = 1,       // name: a Linux path (/dev/shm/..., through Z: under Wine) or a Windows mapping name
+  kRegionByDescriptor = 2, // a descriptor follows on the connection socket (SCM_RIGHTS, RegionFdMessage)
+};
+// The answer to AddRegion/GetRegion in the reply slot. On a refusal (status E_OUTOFMEMORY:
+// the bulk limit; E_NOTIMPL: this host adds no regions; E_FAIL: the host could not create
+// it) only message, bulk_total and bulk_limit are meaningful.
+struct RegionGrant {
+  uint32_t region;
+  uint32_t share;
+  uint64_t size;
+  uint64_t bulk_total;  // bytes of all the context's regions, this one included
+  uint64_t bulk_limit;  // the context's limit on that total
+  char name[256];
+  char message[192];
+};
+// The bytes that carry a region's descriptor on the socket.
+struct RegionFdMessage {
+  uint32_t magic;   // kRegionFdMagic
+  uint32_t region;
+};
+constexpr uint32_t kRegionFdMagic = 0x52464E50u; // "PNFR"
 
 struct ReplySlotHeader {
   uint32_t seq;         // host: bumped (release) after the reply is complete

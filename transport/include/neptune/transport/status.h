@@ -16,6 +16,7 @@ constexpr Status kInvalidArg         = int32_t(0x80070057u); // E_INVALIDARG
 constexpr Status kFail               = int32_t(0x80004005u); // E_FAIL
 constexpr Status kAccessDenied       = int32_t(0x80070005u); // E_ACCESSDENIED
 constexpr Status kTimeout            = int32_t(0x800705B4u); // HRESULT_FROM_WIN32(ERROR_TIMEOUT)
+constexpr Status kNotImpl            = int32_t(0x80004001u); // E_NOTIMPL
 
 inline bool failed(Status s) { return s < 0; }
 

@@ -72,6 +72,10 @@ struct ExecutorHooks {
   // Where a large Map reply may be written: region 0 of the context's bulk memory
   // (null: large readbacks fail with E_OUTOFMEMORY).
   std::function<uint8_t*(uint64_t* size)> replyArea;
+  // Preferred over replyArea when set (the server): where a Map reply of `size` bytes
+  // may be written and the bulk region the guest finds it in, at offset 0 (a region of
+  // the calling ring, transport's HostContext::reply_area); null: E_OUTOFMEMORY.
+  std::function<uint8_t*(uint64_t size, uint32_t* region)> replyRegion;
   // Writes a push slot (query results, contract 3).
   std::function<void(uint32_t slot, const void* data, size_t size)> pushSlot;
   // Writes a fence slot (fence values, issue 10; the guest reads it locally).
