@@ -361,9 +361,8 @@ class Emitter:
     def decode_method(self, meth):
         out = ['static ErrorCode decode_%s(const uint8_t* p, size_t left, DecodeContext& c, Dispatch& d) {' % meth.cname]
         if meth.iface:
-            # One table load for both checks: no selection means interface 0, whose row accepts nothing.
-            out.append('  if (!storedInterfaceAccepts(c.selfIface, %d)) [[unlikely]]' % meth.iface_id)
-            out.append('    return c.self ? ErrorCode::WrongObjectType : ErrorCode::NoObjectSelected;')
+            # The command loop has checked that the selected object implements the
+            # method's interface (checkTarget).
             out.append('  ObjectId self = c.self;')
         if self.fast.eligible(meth):
             lines, news = self.fast.decode_method(meth)
@@ -616,7 +615,9 @@ class Emitter:
         out += ['  };', '',
                 '  // Whether a handle created as `objectIface` may be used where `expected` is required',
                 '  // (0 = IUnknown: any object).',
-                '  extern const uint8_t kAcceptsTable[kInterfaceCount][(kInterfaceCount + 7) / 8];',
+                '  // Rows padded to a power of two, so that finding a row is one shift.',
+                '  constexpr size_t kAcceptsRowBytes = %d;' % self.accepts_row_bytes(),
+                '  extern const uint8_t kAcceptsTable[kInterfaceCount][kAcceptsRowBytes];',
                 '#if defined(__GNUC__)',
                 '  __attribute__((always_inline))',
                 '#endif',
@@ -649,6 +650,13 @@ class Emitter:
         out += ['', '}']
         return '\n'.join(out) + '\n'
 
+    def accepts_row_bytes(self):
+        n = max(v['id'] for v in self.m.ids['interfaces'].values()) + 1
+        row = 1
+        while row < (n + 7) // 8:
+            row *= 2
+        return row
+
     def guid_init(self, iid):
         a, b, c, d, e = iid.split('-')
         bytes_ = [d[0:2], d[2:4]] + [e[i:i + 2] for i in range(0, 12, 2)]
@@ -665,9 +673,9 @@ class Emitter:
                 rows[oid][self.m.iface_id(acc)] = 1
         out = [HEADER, '#include <cstring>', '#include "npt_ids.h"', '#include "npt_dispatch.h"', '',
                'namespace npt::protocol {', '',
-               '  const uint8_t kAcceptsTable[%d][%d] = {' % (n, (n + 7) // 8)]
+               '  const uint8_t kAcceptsTable[%d][%d] = {' % (n, self.accepts_row_bytes())]
         for i in range(n):
-            bits = [0] * ((n + 7) // 8)
+            bits = [0] * self.accepts_row_bytes()
             for j in range(n):
                 if rows[i][j]:
                     bits[j // 8] |= 1 << (j % 8)
@@ -725,70 +733,104 @@ class Emitter:
         for meth in self.remoted:
             if meth.policy == 'sync':
                 out += self.reply_decoder(meth) + ['']
-        # Opcode -> decoder through two small tables (interface byte -> its row of
-        # decoders, and the row): one indirect call per command. A switch over ~170
-        # sparse opcodes compiles to a tree of compares, and its cases share one large
-        # stack frame. Both tables cover all 256 interface bytes, so the loop needs no
-        # range check of its own; an unused byte has an empty row.
+        # Opcode -> decoder: the interface byte picks a row of decoder numbers, the method
+        # byte the number, the number the function (0: unknown opcode). Rows cover all
+        # 256 method bytes, so the loop checks no range and no null entry: one indirect
+        # call per command. (A switch over ~170 sparse opcodes compiles to a tree of
+        # compares; a switch over dense numbers with the decoders inlined into it
+        # measured no faster than the call and makes one huge function.)
         by_iface = {}
         for meth in self.remoted:
             by_iface.setdefault(meth.opcode >> 8, {})[meth.opcode & 0xff] = meth
-        first, counts, slots = [0] * 256, [0] * 256, ['nullptr']
+        decoders = ['decodeUnknownOpcode']
+        rows = [[0] * 256]  # row 0: interfaces without remoted methods
+        row_of = [0] * 256
         for iface in sorted(by_iface):
-            meths = by_iface[iface]
-            first[iface] = len(slots)
-            counts[iface] = max(meths) + 1
-            for i in range(counts[iface]):
-                slots.append('decode_%s' % meths[i].cname if i in meths else 'nullptr')
+            row = [0] * 256
+            for mid, meth in sorted(by_iface[iface].items()):
+                row[mid] = len(decoders)
+                decoders.append('decode_%s' % meth.cname)
+            row_of[iface] = len(rows)
+            rows.append(row)
+        assert len(rows) <= 256 and len(decoders) <= 65536
         out += ['using MethodDecoder = ErrorCode (*)(const uint8_t* args, size_t size, DecodeContext&, Dispatch&);',
-                'static const MethodDecoder kDecoders[%d] = {' % len(slots)]
-        out += ['  %s,' % x for x in slots]
+                'static ErrorCode decodeUnknownOpcode(const uint8_t*, size_t, DecodeContext&, Dispatch&) {',
+                '  return ErrorCode::UnknownOpcode;',
+                '}',
+                'static const MethodDecoder kDecoders[%d] = {' % len(decoders)]
+        out += ['  %s,' % x for x in decoders]
         out += ['};',
-                'static const uint8_t kDecoderCount[256] = {%s};' % ', '.join(map(str, counts)),
-                'static const MethodDecoder* const kDecoderRow[256] = {%s};' % ', '.join(
-                    'kDecoders + %d' % f for f in first),
+                'static const uint8_t kDecoderRowOf[256] = {%s};' % ', '.join(map(str, row_of)),
+                'static const uint16_t kDecoderRows[%d][256] = {' % len(rows)]
+        out += ['  {%s},' % ', '.join(map(str, r)) for r in rows]
+        out += ['};',
+                '',
+                '// Whether a method of interface byte `iface` may run now: the method exists',
+                '// (index), the context accepts the interface, and the selected object implements',
+                '// it (entry points have no target). The loop asks only when the interface byte',
+                '// changes or the selection may have.',
+                'static NPT_NOINLINE ErrorCode checkTarget(const DecodeContext& c, unsigned iface, uint16_t index) {',
+                '  if (index == 0 || (c.supportedIfaces && !((c.supportedIfaces[iface >> 3] >> (iface & 7)) & 1)))',
+                '    return ErrorCode::UnknownOpcode;',
+                '  if (iface == kEntryInterfaceId || storedInterfaceAccepts(c.selfIface, uint16_t(iface)))',
+                '    return ErrorCode::Ok;',
+                '  // No selection is interface 0, whose row accepts nothing.',
+                '  return c.self ? ErrorCode::WrongObjectType : ErrorCode::NoObjectSelected;',
+                '}',
                 '',
                 '// The command loop lives here, next to the table, so that each command costs',
                 '// one indirect call; control commands (interface 0) go back to the caller.',
                 'void decodeCommands(const uint8_t* src, size_t size, DecodeContext& c, Dispatch& d,',
                 '                    ControlDecoder control, void* controlSelf, DecodeResult& result) {',
-                '  size_t pos = 0;',
+                '  // Every argument is 4-byte aligned relative to the batch (README section 3), and',
+                '  // the decoders read word arrays in place: the batch must start aligned.',
+                '  if (reinterpret_cast<uintptr_t>(src) & 3) [[unlikely]] {',
+                '    result = DecodeResult{ErrorCode::BadHeader, 0, 0, 0};',
+                '    return;',
+                '  }',
+                '  const uint8_t* cur = src;',
+                '  const uint8_t* const end = src + size;',
+                '  // Commands are whole words, so cur stays 4-aligned: while it is below `whole` a',
+                '  // header fits; a tail of 1..3 bytes is Truncated after the loop.',
+                '  const uint8_t* const whole = src + (size & ~size_t(3));',
                 '  size_t commands = 0;',
                 '  ErrorCode code = ErrorCode::Ok;',
-                '  uint16_t opcode = 0;',
-                '  // Commands are whole words, so pos stays a multiple of 4: while it is below',
-                '  // `whole` a header fits; a tail of 1..3 bytes is Truncated after the loop.',
-                '  const size_t whole = size & ~size_t(3);',
-                '  const uint8_t* const supported = c.supportedIfaces;',
-                '  while (pos < whole) {',
-                '    uint32_t header = getw32(src + pos);',
-                '    size_t bytes = size_t(headerWords(header)) * 4;',
-                '    opcode = headerOpcode(header);',
+                '  // The interface byte checkTarget last accepted with the current selection',
+                '  // (0: none; control commands may change the selection).',
+                '  unsigned accepted = 0;',
+                '  while (cur < whole) {',
+                '    const uint32_t header = getw32(cur);',
+                '    // The length is loaded on its own (one load and one address computation to',
+                '    // the next command): it is the loop\'s only dependency chain.',
+                '    uint16_t words;',
+                '    std::memcpy(&words, cur + 2, 2);',
+                '    const size_t bytes = size_t(words) * 4;',
                 '    // One compare for both: a zero length wraps to the largest size_t.',
-                '    if (bytes - 1 >= size - pos) [[unlikely]] {',
+                '    if (bytes - 1 >= size_t(end - cur)) [[unlikely]] {',
                 '      code = bytes == 0 ? ErrorCode::BadHeader : ErrorCode::Truncated;',
                 '      break;',
                 '    }',
-                '    const uint8_t* args = src + pos + kHeaderBytes;',
-                '    unsigned iface = opcode >> 8, method = opcode & 0xffu;',
+                '    const unsigned iface = (header >> 8) & 0xffu;',
                 '    if (iface == 0) [[unlikely]] {',
-                '      code = control(controlSelf, opcode, args, bytes - kHeaderBytes);',
-                '    } else if (method >= kDecoderCount[iface]',
-                '               || (supported && !((supported[iface >> 3] >> (iface & 7)) & 1))) [[unlikely]] {',
-                '      code = ErrorCode::UnknownOpcode;',
-                '    } else if (MethodDecoder decoder = kDecoderRow[iface][method]) [[likely]] {',
-                '      code = decoder(args, bytes - kHeaderBytes, c, d);',
+                '      code = control(controlSelf, headerOpcode(header), cur + kHeaderBytes, bytes - kHeaderBytes);',
+                '      accepted = 0;',
                 '    } else {',
-                '      code = ErrorCode::UnknownOpcode;',
+                '      const uint16_t index = kDecoderRows[kDecoderRowOf[iface]][header & 0xffu];',
+                '      if (iface != accepted) [[unlikely]] {',
+                '        code = checkTarget(c, iface, index);',
+                '        if (code != ErrorCode::Ok) break;',
+                '        accepted = iface;',
+                '      }',
+                '      code = kDecoders[index](cur + kHeaderBytes, bytes - kHeaderBytes, c, d);',
                 '    }',
                 '    if (code != ErrorCode::Ok) [[unlikely]] break;',
-                '    pos += bytes;',
+                '    cur += bytes;',
                 '    commands++;',
                 '  }',
-                '  if (code == ErrorCode::Ok && pos < size) code = ErrorCode::Truncated;',
+                '  if (code == ErrorCode::Ok && cur < end) code = ErrorCode::Truncated;',
                 '  result.code = code;',
-                '  result.offset = pos;',
-                '  result.opcode = opcode;',
+                '  result.offset = size_t(cur - src);',
+                '  result.opcode = code != ErrorCode::Ok && cur < whole ? headerOpcode(getw32(cur)) : 0;',
                 '  result.commands = commands;',
                 '}', '']
         # record round-trip entry points for tests

@@ -213,12 +213,12 @@ class FastCodec:
         if terms:
             out.append('  const size_t bytes = %d + %s;' % (const, ' + '.join(terms)))
             out.append('  if (bytes > kMaxCommandBytes) { w.fail(); return false; }')
-            out.append('  uint8_t* p = w.reserve(bytes);')
-            out.append('  if (!p) return false;')
+            out.append('  uint8_t* p;')
+            out.append('  if (!w.reserve(bytes, p)) return false;')
             out.append('  p = putw32(p, packHeader(0x%04x, uint16_t(bytes / 4)));' % meth.opcode)
         else:
-            out.append('  uint8_t* p = w.reserve(%d);' % const)
-            out.append('  if (!p) return false;')
+            out.append('  uint8_t* p;')
+            out.append('  if (!w.reserve(%d, p)) return false;' % const)
             out.append('  p = putw32(p, 0x%08xu);' % ((const // 4) << 16 | meth.opcode))
         for p in meth.wire:
             out += ['  ' + l for l in self.encode_param(meth, p)]
@@ -260,6 +260,8 @@ class FastCodec:
     def decode_method(self, meth):
         """Returns the decoder's lines up to (not including) the out-parameter setup
         and dispatch, which emit.py shares with the general decoder."""
+        if self.exact_shape(meth):
+            return self.decode_exact(meth)
         out = []
         news = []
         # Items in wire order, each (fixed bytes, lines reading them, lines after the run).
@@ -268,8 +270,7 @@ class FastCodec:
             items += self.decode_items(meth, p, news)
         out.append('  bool bad = false;')
         # The arena holds one command's arrays and structs (and sync out blobs).
-        if any(p.kind in ('struct_in', 'scalar_in', 'array') for p in meth.wire) or \
-                any(p.kind == 'out_blob' for p in meth.outs):
+        if self.uses_arena(meth):
             out.append('  c.arena.reset();')
         i = 0
         while i < len(items):
@@ -294,6 +295,96 @@ class FastCodec:
                 i += 1
         out.append('  if (left) return ErrorCode::TrailingBytes;')
         return out, news
+
+    def uses_arena(self, meth):
+        """Whether the decoder allocates from the per-command arena (word arrays are read
+        in place and need none)."""
+        for p in meth.wire:
+            if p.kind in ('struct_in', 'scalar_in'):
+                return True
+            if p.kind == 'array' and not self.word_copy(p):
+                return True
+        return any(p.kind in ('out_blob', 'out_array') for p in meth.outs)
+
+    FIXED_KINDS = ('scalar', 'count', 'object', 'new_object', 'guid', 'struct_value')
+
+    def exact_shape(self, meth):
+        """Commands whose size follows from the fixed-size items at their start: those
+        items, then only arrays (an optional array's presence word among the leading
+        items). Their decoder checks the whole length once, exactly."""
+        arrays = 0
+        for p in meth.wire:
+            if p.kind == 'array':
+                if p.optional and arrays:
+                    return False  # its presence word would follow a variable-size item
+                arrays += 1
+            elif p.kind not in self.FIXED_KINDS or arrays:
+                return False
+        return arrays > 0
+
+    def decode_exact(self, meth):
+        news = []
+        reads, posts, arrays = [], [], []
+        run = 0
+        for p in meth.wire:
+            if p.kind == 'array':
+                items = self.decode_items(meth, p, news)
+                if p.optional:
+                    run += items[0][0]
+                    reads += items[0][1]
+                    posts += items[0][2]
+                arrays.append(p)
+                continue
+            for fixed, lines, post in self.decode_items(meth, p, news):
+                run += fixed
+                reads += lines
+                posts += post
+        out = ['  bool bad = false;']
+        if self.uses_arena(meth):
+            out.append('  c.arena.reset();')
+        out.append('  if (left < %d) return ErrorCode::Truncated;' % run)
+        out += ['  ' + l for l in reads]
+        out.append('  if (bad) return ErrorCode::BadEnum;')
+        out += ['  ' + l for l in posts]
+        terms = []
+        for p in arrays:
+            n = self.e.count_expr(meth, p)
+            term = 'uint64_t(%s) * %d' % (n, self.elem_bytes(p))
+            terms.append('(%s_present ? %s : 0)' % (p.name, term) if p.optional else term)
+        # The counts are bounded above (CountTooLarge), so `need` cannot wrap.
+        out.append('  const uint64_t need = %d + %s;' % (run, ' + '.join(terms)))
+        out.append('  if (left != need) [[unlikely]] return left < need ? ErrorCode::Truncated : ErrorCode::TrailingBytes;')
+        for p in arrays:
+            n = self.e.count_expr(meth, p)
+            etype = 'ObjectId' if p.elem == 'object' else p.type
+            body = ['uint32_t n = %s;' % n]
+            body += self.array_body(meth, p, etype)
+            if p.optional:
+                out += ['  if (%s_present) {' % p.name] + ['    ' + l for l in body] + ['  }']
+            else:
+                out += ['  const %s* %s = nullptr;' % (etype, p.name), '  if (%s) {' % n] + \
+                    ['    ' + l for l in body] + ['  }']
+        return out, news
+
+    def array_body(self, meth, p, etype):
+        """Lines reading an array of n elements at p (its bytes already checked) into `p.name`."""
+        if self.word_copy(p):
+            # The command bytes are private to the decoder (README section 8), 4-byte
+            # aligned and little-endian like every host: an array of ids or 4-byte
+            # scalars is used in place.
+            body = ['const %s* %s_storage = wordArray<%s>(p);' % (etype, p.name, etype),
+                    'p += size_t(n) * 4;']
+        else:
+            body = ['auto* %s_storage = c.arena.allocArray<%s>(n);' % (p.name, etype),
+                    'if (!%s_storage) return ErrorCode::QuotaExceeded;' % p.name]
+            body += self.read_array_lines(meth, p, 'n', '%s_storage' % p.name)
+        if p.elem == 'object':
+            iface = self.m.iface_id(p.iface) if p.iface != 'IUnknown' else 0
+            body.append('for (uint32_t i = 0; i < n; i++)')
+            body.append('  if (ErrorCode e = c.handles.check(%s_storage[i], %d, %s); e != ErrorCode::Ok) return e;' % (
+                p.name, iface, 'true' if p.nullable_elems else 'false'))
+        body.append('%s = %s_storage;' % (p.name, p.name))
+        return body
 
     def word_copy(self, p):
         """Arrays whose wire form is their memory form, one 4-byte word per element."""
@@ -360,23 +451,7 @@ class FastCodec:
             body = ['uint32_t n = %s;' % n,
                     'if (uint64_t(n) * %d > left) return ErrorCode::Truncated;' % e,
                     'left -= size_t(n) * %d;' % e]
-            if self.word_copy(p):
-                # The command bytes are private to the decoder (README section 8) and
-                # little-endian like every host: an aligned array of ids or 4-byte
-                # scalars is used in place, without an arena copy.
-                body += ['const %s* %s_storage = wordArrayInPlace<%s>(p, n, c.arena);' % (etype, p.name, etype),
-                         'if (!%s_storage) return ErrorCode::QuotaExceeded;' % p.name,
-                         'p += size_t(n) * 4;']
-            else:
-                body += ['auto* %s_storage = c.arena.allocArray<%s>(n);' % (p.name, etype),
-                         'if (!%s_storage) return ErrorCode::QuotaExceeded;' % p.name]
-                body += self.read_array_lines(meth, p, 'n', '%s_storage' % p.name)
-            if p.elem == 'object':
-                iface = self.m.iface_id(p.iface) if p.iface != 'IUnknown' else 0
-                body.append('for (uint32_t i = 0; i < n; i++)')
-                body.append('  if (ErrorCode e = c.handles.check(%s_storage[i], %d, %s); e != ErrorCode::Ok) return e;' % (
-                    p.name, iface, 'true' if p.nullable_elems else 'false'))
-            body.append('%s = %s_storage;' % (p.name, p.name))
+            body += self.array_body(meth, p, etype)
             if p.optional:
                 return [(4, ['const %s* %s = nullptr;' % (etype, p.name), 'uint32_t %s_present = getw32(p); p += 4;' % p.name],
                          ['if (%s_present > 1) return ErrorCode::BadPayload;' % p.name]),

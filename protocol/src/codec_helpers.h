@@ -17,9 +17,19 @@ namespace npt::protocol {
 
   // Unchecked word access for the straight-line codecs (generator/fast.py): the
   // caller has reserved (encode) or length-checked (decode) the bytes.
+  // The encoders' stores are typed (a 4-byte integer at any alignment), not memcpy
+  // into bytes: a byte store may alias the writer's own members, which would make the
+  // compiler reload its cursor after every word.
+#if defined(__GNUC__)
+  typedef uint32_t UnalignedWord32 __attribute__((aligned(1)));
+  typedef uint64_t UnalignedWord64 __attribute__((aligned(1)));
+  NPT_INLINE uint8_t* putw32(uint8_t* p, uint32_t v) { *reinterpret_cast<UnalignedWord32*>(p) = v; return p + 4; }
+  NPT_INLINE uint8_t* putw64(uint8_t* p, uint64_t v) { *reinterpret_cast<UnalignedWord64*>(p) = v; return p + 8; }
+#else
   NPT_INLINE uint8_t* putw32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); return p + 4; }
   NPT_INLINE uint8_t* putw64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); return p + 8; }
-  NPT_INLINE uint8_t* putwf32(uint8_t* p, float v) { std::memcpy(p, &v, 4); return p + 4; }
+#endif
+  NPT_INLINE uint8_t* putwf32(uint8_t* p, float v) { uint32_t b; std::memcpy(&b, &v, 4); return putw32(p, b); }
   NPT_INLINE uint32_t getw32(const uint8_t* p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
   NPT_INLINE uint64_t getw64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
   NPT_INLINE float    getwf32(const uint8_t* p) { float v; std::memcpy(&v, p, 4); return v; }
@@ -78,19 +88,15 @@ namespace npt::protocol {
     return out.size > maxSize ? ErrorCode::BadPayload : ErrorCode::Ok;
   }
 
-  // An array of n 4-byte elements at p whose wire form is their memory form (ids,
-  // UINT/INT/FLOAT): used where it lies when p is aligned (the decoder's bytes are
-  // private, so reading them in place is still reading them once), else copied into
-  // the arena. Null only when the arena is exhausted.
+  // An array of 4-byte elements at p whose wire form is their memory form (ids,
+  // UINT/INT/FLOAT), used where it lies: the decoder's bytes are private (reading them
+  // in place is still reading them once), and decodeCommands only runs on a 4-byte
+  // aligned batch, in which every argument is 4-byte aligned (README section 3).
   static_assert(std::endian::native == std::endian::little, "the wire is little-endian");
   template<typename T>
-  NPT_INLINE const T* wordArrayInPlace(const uint8_t* p, uint32_t n, ScratchArena& arena) {
-    static_assert(sizeof(T) == 4);
-    if ((reinterpret_cast<uintptr_t>(p) & (alignof(T) - 1)) == 0)
-      return reinterpret_cast<const T*>(p);
-    T* copy = arena.allocArray<T>(n);
-    if (copy) std::memcpy(copy, p, size_t(n) * 4);
-    return copy;
+  NPT_INLINE const T* wordArray(const uint8_t* p) {
+    static_assert(sizeof(T) == 4 && alignof(T) <= 4);
+    return reinterpret_cast<const T*>(p);
   }
 
   // 16-bit units packed two per word. WCHAR is 2 bytes on Windows and

@@ -16,6 +16,10 @@ namespace npt::protocol {
   }
 
   DecodeResult StreamDecoder::decodePrivate(const void* commands, size_t size) {
+    // The decoders read word arrays in place, which needs a 4-byte aligned batch
+    // (decodeCommands refuses others); a misaligned span is copied first.
+    if (reinterpret_cast<uintptr_t>(commands) & 3) [[unlikely]]
+      return decode(commands, size);
     DecodeResult result;
     decodeCommands(static_cast<const uint8_t*>(commands), size, m_ctx, m_dispatch, &StreamDecoder::decodeControl,
                    this, result);

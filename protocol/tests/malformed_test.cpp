@@ -240,10 +240,10 @@ TEST_F(Fixture, ArenaQuotaBoundsDecodedMemory) {
 }
 
 // Arrays of ids and 4-byte scalars are used where they lie in the decoder's private
-// copy when it is aligned: no arena at all. From a misaligned private buffer they are
-// copied into the arena (a 64-byte arena then runs out), and either way the callee
-// sees the same values.
-TEST_F(Fixture, WordArraysAreReadInPlaceOnlyWhenAligned) {
+// copy: no arena at all (a 64-byte arena would not hold 128 ids). A misaligned batch
+// given to decodePrivate is copied whole into the decoder's own (aligned) buffer first,
+// and decodeCommands itself refuses a misaligned batch rather than read misaligned words.
+TEST_F(Fixture, WordArraysAreReadInPlaceFromAnAlignedBatch) {
   std::vector<ObjectId> views(128, srv);
   std::vector<uint8_t> buf(4096);
   CommandWriter w(buf.data(), buf.size());
@@ -260,16 +260,16 @@ TEST_F(Fixture, WordArraysAreReadInPlaceOnlyWhenAligned) {
   std::vector<uint8_t> shifted(w.size() + 1);
   std::memcpy(shifted.data() + 1, buf.data(), w.size());
   RecordingDispatch copied;
-  StreamDecoder viaArena(small, copied);
-  EXPECT_EQ(viaArena.decodePrivate(shifted.data() + 1, w.size()).code, ErrorCode::QuotaExceeded);
-  EXPECT_TRUE(copied.calls.empty());
-
-  DecodeContext roomy;
-  roomy.handles.create(context, Iface_ID3D11DeviceContext);
-  roomy.handles.create(srv, Iface_ID3D11ShaderResourceView);
-  StreamDecoder viaRoomyArena(roomy, copied);
-  EXPECT_EQ(viaRoomyArena.decodePrivate(shifted.data() + 1, w.size()).code, ErrorCode::Ok);
+  StreamDecoder viaCopy(small, copied);
+  EXPECT_EQ(viaCopy.decodePrivate(shifted.data() + 1, w.size()).code, ErrorCode::Ok);
   EXPECT_EQ(copied.calls, aligned.calls);
+
+  RecordingDispatch direct;
+  DecodeResult result;
+  decodeCommands(shifted.data() + 1, w.size(), small, direct, nullptr, nullptr, result);
+  EXPECT_EQ(result.code, ErrorCode::BadHeader);
+  EXPECT_EQ(result.offset, 0u);
+  EXPECT_TRUE(direct.calls.empty());
 }
 
 TEST(Writer, OverflowIsStickyAndReported) {

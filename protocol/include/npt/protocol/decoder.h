@@ -29,7 +29,7 @@ namespace npt::protocol {
   struct DecodeResult {
     ErrorCode code = ErrorCode::Ok;
     size_t    offset = 0;      // byte offset of the failing command in the stream
-    uint16_t  opcode = 0;
+    uint16_t  opcode = 0;      // the failing command's opcode (0: none failed, or its header was cut)
     size_t    commands = 0;    // commands executed before the failure
   };
 
@@ -58,6 +58,8 @@ namespace npt::protocol {
 
   // Generated (npt_codec.cpp): decodes and dispatches the commands in [src, src + size),
   // handing control commands (interface 0) to `control`; stops at the first error.
+  // src must be 4-byte aligned (word arrays are read in place; StreamDecoder copies a
+  // misaligned batch first): a misaligned src is refused as BadHeader at offset 0.
   using ControlDecoder = ErrorCode (*)(void* self, uint16_t opcode, const uint8_t* args, size_t size);
   void decodeCommands(const uint8_t* src, size_t size, DecodeContext& ctx, Dispatch& d,
                       ControlDecoder control, void* controlSelf, DecodeResult& result);

@@ -17,17 +17,20 @@ namespace npt::protocol {
     ErrorCode create(ObjectId id, uint16_t ifaceId);
     ErrorCode destroy(ObjectId id);
     // Ok, UnknownObject, WrongObjectType or NullNotAllowed.
+    // One branch for a live object of the right type: NULL, free and never-seen ids all
+    // read as interface 0, whose row accepts nothing (id 0 is never created).
     NPT_INLINE ErrorCode check(ObjectId id, uint16_t expectedIface, bool nullable) const {
+      uint16_t iface = ifaceOf(id);
+      if (storedInterfaceAccepts(iface, expectedIface)) [[likely]]
+        return ErrorCode::Ok;
       if (id == 0)
         return nullable ? ErrorCode::Ok : ErrorCode::NullNotAllowed;
-      uint16_t iface = ifaceOf(id);
-      if (!iface)
-        return ErrorCode::UnknownObject;
-      return storedInterfaceAccepts(iface, expectedIface) ? ErrorCode::Ok : ErrorCode::WrongObjectType;
+      return iface ? ErrorCode::WrongObjectType : ErrorCode::UnknownObject;
     }
     bool      contains(ObjectId id) const { return ifaceOf(id) != 0; }
-    // 0 for a free id; otherwise below kInterfaceCount (create refuses others).
-    NPT_INLINE uint16_t ifaceOf(ObjectId id) const { return id < m_limit ? m_ifaces[id] : 0; }
+    // 0 for a free id; otherwise below kInterfaceCount (create refuses others). Ids
+    // beyond the table read entry 0 (id 0, never created): a select, not a branch.
+    NPT_INLINE uint16_t ifaceOf(ObjectId id) const { return m_ifaces[id < m_limit ? id : 0]; }
     size_t    size() const { return m_count; }
 
   private:
@@ -37,8 +40,8 @@ namespace npt::protocol {
     static constexpr ObjectId kMaxId = 1u << 24;
     size_t                m_max;
     size_t                m_count = 0;
-    std::vector<uint16_t> m_ifaces;  // 0 = free
-    size_t                m_limit = 0;  // m_ifaces.size(), kept for the lookup
+    std::vector<uint16_t> m_ifaces = std::vector<uint16_t>(1, 0);  // 0 = free; entry 0 stays 0
+    size_t                m_limit = 1;  // m_ifaces.size(), kept for the lookup
   };
 
 }

@@ -10,8 +10,10 @@
 // heuristics would otherwise leave these one-compare functions out of line.
 #if defined(__GNUC__)
 #define NPT_INLINE inline __attribute__((always_inline))
+#define NPT_NOINLINE __attribute__((noinline))
 #else
 #define NPT_INLINE inline
+#define NPT_NOINLINE
 #endif
 
 namespace npt::protocol {
