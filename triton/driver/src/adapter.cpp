@@ -117,7 +117,8 @@ HRESULT TRITON_APIENTRY createDevice(ddi::D3D10DDI_HADAPTER hAdapter, ddi::D3D10
     return E_INVALIDARG;
   if (!fillDeviceTables(*args))
     return E_INVALIDARG;
-  new (args->hDrvDevice.pDrvPrivate) Device(*args, std::move(target));
+  Device* device = new (args->hDrvDevice.pDrvPrivate) Device(*args, std::move(target));
+  device->attachPresenter(args->DXGIBaseDDI.pDXGIBaseCallbacks);
   TRITON_LOG(Info, "device created: interface 0x%08x, feature level 0x%x", args->Interface, unsigned(level));
   return S_OK;
 }

@@ -80,6 +80,19 @@ void Device::checkTargetAlive() const {
   }
 }
 
+void Device::attachPresenter(const ddi::DXGI_DDI_BASE_CALLBACKS* callbacks) {
+  presenter_ = std::make_unique<DxgiPresenter>(device_, context_, callbacks, runtimeDevice_.handle);
+}
+
+void Device::resetToDefaultState() {
+  atDefaultState_ = true;
+  for (ComPtr<ID3D11RenderTargetView>& rtv : rtvs_)
+    rtv.Reset();
+  dsv_.Reset();
+  for (ComPtr<ID3D11UnorderedAccessView>& uav : uavs_)
+    uav.Reset();
+}
+
 void Device::setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT numRtvs, UINT rtvsToUnbind,
                              ddi::D3D10DDI_HDEPTHSTENCILVIEW dsv,
                              const ddi::D3D11DDI_HUNORDEREDACCESSVIEW* uavs, const UINT* initialCounts,
@@ -137,9 +150,35 @@ void Device::setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT n
                                                       uavEnd - firstUav, boundUavs, counts + firstUav);
 }
 
+namespace {
+
+// What driver command lists did in this process, logged at TRITON_LOG=info when an
+// immediate device goes: lists finished, on how many threads (the runtime calls a
+// deferred context's entries on the application's recording thread), lists executed.
+struct CommandListStatistics {
+  std::mutex mutex;
+  std::set<DWORD> finishingThreads;
+  UINT64 finished = 0;
+  UINT64 executed = 0;
+};
+CommandListStatistics& commandListStatistics() {
+  static CommandListStatistics statistics;
+  return statistics;
+}
+
+}  // namespace
+
 namespace entry {
 
 void TRITON_APIENTRY destroyDevice(ddi::D3D10DDI_HDEVICE hDevice) {
+  if (!deviceOf(hDevice)->isDeferred()) {
+    CommandListStatistics& s = commandListStatistics();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.finished)
+      TRITON_LOG(Info, "command lists: %llu finished on %u threads, %llu executed",
+                 static_cast<unsigned long long>(s.finished), static_cast<unsigned>(s.finishingThreads.size()),
+                 static_cast<unsigned long long>(s.executed));
+  }
   destroyObject<Device>(hDevice.pDrvPrivate);
 }
 
@@ -188,6 +227,11 @@ HRESULT finishCommandList(const ddi::D3D11DDIARG_CREATECOMMANDLIST* args, ddi::D
   if (FAILED(hr))
     return runtimeError(hr);
   new (hList.pDrvPrivate) CommandList{std::move(list)};
+  context->resetToDefaultState();   // the target starts the next recording from the default state
+  CommandListStatistics& s = commandListStatistics();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ++s.finished;
+  s.finishingThreads.insert(GetCurrentThreadId());
   return S_OK;
 }
 }  // namespace
@@ -210,6 +254,7 @@ void TRITON_APIENTRY abandonCommandList(ddi::D3D10DDI_HDEVICE hContext) {
   }
   ComPtr<ID3D11CommandList> dropped;
   context->context()->FinishCommandList(FALSE, &dropped);
+  context->resetToDefaultState();
 }
 SIZE_T TRITON_APIENTRY calcPrivateCommandListSize(ddi::D3D10DDI_HDEVICE, const ddi::D3D11DDIARG_CREATECOMMANDLIST*) {
   return sizeof(CommandList);
@@ -242,6 +287,10 @@ void TRITON_APIENTRY commandListExecute(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D1
     return;
   }
   d->context()->ExecuteCommandList(list->list.Get(), FALSE);
+  d->resetToDefaultState();   // ExecuteCommandList(FALSE) leaves the immediate context at the default state
+  CommandListStatistics& s = commandListStatistics();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  ++s.executed;
 }
 
 }  // namespace entry

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "class_linkage.h"
+#include "dxgi_present.h"
 #include "objects.h"
 #include "target_device.h"
 
@@ -41,6 +42,17 @@ public:
   void targetFailed(const char* entry, HRESULT hr) const;
   // Flushes are where a lost target shows up for calls that return nothing.
   void checkTargetAlive() const;
+
+  // The DXGI present path (immediate device only; null for a deferred context): made
+  // once the device exists, with the runtime's DXGI callbacks.
+  void attachPresenter(const ddi::DXGI_DDI_BASE_CALLBACKS* callbacks);
+  DxgiPresenter* presenter() const { return presenter_.get(); }
+
+  // Whether the target context is at the default state (default_state_filter.h). A
+  // reset also empties the output-merger slots the DDI's ranges are merged into.
+  bool atDefaultState() const { return atDefaultState_; }
+  void leaveDefaultState() { atDefaultState_ = false; }
+  void resetToDefaultState();
 
   // The runtime's kernel-thunk callbacks for kernel allocations (shared resources):
   // hDevice is the runtime's device handle.
@@ -79,6 +91,9 @@ private:
   ComPtr<ID3D11RenderTargetView> rtvs_[kRenderTargetSlots];
   ComPtr<ID3D11DepthStencilView> dsv_;
   ComPtr<ID3D11UnorderedAccessView> uavs_[kOutputMergerUavSlots];
+
+  std::unique_ptr<DxgiPresenter> presenter_;
+  bool atDefaultState_ = true;   // a new context, immediate or deferred, starts there
 };
 
 inline Device* deviceOf(ddi::D3D10DDI_HDEVICE handle) { return static_cast<Device*>(handle.pDrvPrivate); }

@@ -1,6 +1,7 @@
 // The device and DXGI tables Triton hands the runtime. Every member gets an entry:
 // the table tests check that no slot stays null.
 
+#include "default_state_filter.h"
 #include "device.h"
 #include "entries.h"
 
@@ -147,6 +148,7 @@ void fill(ddi::D3D11DDI_DEVICEFUNCS& t) {
   t.pfnCalcPrivateRasterizerStateSize = calcPrivateRasterizerStateSize;
   t.pfnCreateRasterizerState = createRasterizerState;
   t.pfnResourceConvertRegion = resourceCopyRegion;
+  filterDefaultStateSetters(t);
 }
 
 void fill(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
@@ -174,6 +176,7 @@ void fill(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
   t.pfnDynamicConstantBufferMapNoOverwrite = resourceMap;
   t.pfnCheckDirectFlipSupport = checkDirectFlipSupport;
   t.pfnClearView = clearView;
+  filterDefaultStateSetters(t);
 }
 
 template <class DxgiTable>

@@ -1,11 +1,20 @@
-// The DXGI base functions. Presentation is NOT done yet: Present, RotateResourceIdentities,
-// SetDisplayMode and GetGammaCaps answer E_NOTIMPL with a log line (swapchains need
-// the Neptune present path). Blts without stretch/convert/rotation, priorities,
-// residency, shared-resource resolves and offer/reclaim are translated.
+// The DXGI base functions: Present onto the target's present path (dxgi_present.h),
+// Blt/Blt1 as copies, resolves or drawn blits (stretch, format conversion, rotation:
+// dxgi_blit.h), identity rotation as a rotation of contents, gamma caps from the target's
+// output, priorities, residency, shared-resource resolves and offer/reclaim.
+// SetDisplayMode (exclusive fullscreen) and the multiplane-overlay members refuse, each
+// with one log line.
+
+#include <algorithm>
+#include <vector>
+
+#include <dxgi.h>
 
 #include "device.h"
+#include "dxgi_present.h"
 #include "entries.h"
 #include "log.h"
+#include "translate.h"
 
 namespace triton::driver {
 namespace {
@@ -13,30 +22,50 @@ namespace {
 Device* dxgiDevice(ddi::DXGI_DDI_HDEVICE h) { return reinterpret_cast<Device*>(h); }
 Resource* dxgiResource(ddi::DXGI_DDI_HRESOURCE h) { return reinterpret_cast<Resource*>(h); }
 
-HRESULT presentNotDone(const char* entryName) {
-  TRITON_LOG(Warn, "%s: presentation is not done yet (E_NOTIMPL)", entryName);
-  return E_NOTIMPL;
-}
-
 HRESULT overlaysNotSupported(const char* entryName) {
   TRITON_LOG(Warn, "%s: Triton has no multiplane overlays (E_NOTIMPL)", entryName);
   return E_NOTIMPL;
 }
 
-HRESULT copyBlt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UINT dstSub, UINT dstLeft, UINT dstTop,
-                ddi::DXGI_DDI_HRESOURCE hSrc, UINT srcSub, const D3D11_BOX* srcBox,
-                ddi::DXGI_DDI_ARG_BLT_FLAGS flags, ddi::DXGI_DDI_MODE_ROTATION rotation, const char* entryName) {
+bool isIdentity(ddi::DXGI_DDI_MODE_ROTATION rotation) {
+  return rotation == ddi::DXGI_DDI_MODE_ROTATION_UNSPECIFIED || rotation == ddi::DXGI_DDI_MODE_ROTATION_IDENTITY;
+}
+
+// The size of a texture subresource (buffers and other dimensions: false).
+bool subresourceSize(ID3D11Resource* resource, UINT subresource, UINT& width, UINT& height) {
+  ComPtr<ID3D11Texture2D> texture;
+  if (FAILED(resource->QueryInterface(IID_PPV_ARGS(&texture))))
+    return false;
+  D3D11_TEXTURE2D_DESC desc{};
+  texture->GetDesc(&desc);
+  if (subresource >= desc.MipLevels * desc.ArraySize)
+    return false;
+  const UINT mip = subresource % desc.MipLevels;
+  width = std::max(1u, desc.Width >> mip);
+  height = std::max(1u, desc.Height >> mip);
+  return true;
+}
+
+// Blt and Blt1: a resolve, a copy when nothing changes size, format or orientation,
+// otherwise a drawn blit. srcRect null: the whole source subresource.
+HRESULT blt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UINT dstSub, const BlitRect& dstRect,
+            ddi::DXGI_DDI_HRESOURCE hSrc, UINT srcSub, const BlitRect* srcRect, ddi::DXGI_DDI_ARG_BLT_FLAGS flags,
+            ddi::DXGI_DDI_MODE_ROTATION rotation, const char* entryName) {
   Device* d = dxgiDevice(hDevice);
   Resource* dst = dxgiResource(hDst);
   Resource* src = dxgiResource(hSrc);
-  if (!d || !dst || !src)
+  if (!d || !dst || !src || !d->presenter())
     return E_INVALIDARG;
-  if (flags.Convert || flags.Stretch ||
-      (rotation != ddi::DXGI_DDI_MODE_ROTATION_UNSPECIFIED && rotation != ddi::DXGI_DDI_MODE_ROTATION_IDENTITY)) {
-    TRITON_LOG(Warn, "%s: stretching, converting or rotating blts are not implemented yet (E_NOTIMPL)", entryName);
-    return E_NOTIMPL;
-  }
+  UINT srcWidth = 0, srcHeight = 0;
+  if (!subresourceSize(src->resource.Get(), srcSub, srcWidth, srcHeight))
+    return E_INVALIDARG;
+  const BlitRect source = srcRect ? *srcRect : BlitRect{0, 0, srcWidth, srcHeight};
   if (flags.Resolve) {
+    if (flags.Stretch || flags.Convert || !isIdentity(rotation)) {
+      TRITON_LOG(Warn, "%s: a resolve that also stretches, converts or rotates is not implemented (E_NOTIMPL)",
+                 entryName);
+      return E_NOTIMPL;
+    }
     ComPtr<ID3D11Texture2D> texture;
     D3D11_TEXTURE2D_DESC desc{};
     if (FAILED(dst->resource.As(&texture)))
@@ -45,24 +74,136 @@ HRESULT copyBlt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UIN
     d->context()->ResolveSubresource(dst->resource.Get(), dstSub, src->resource.Get(), srcSub, desc.Format);
     return S_OK;
   }
-  d->context()->CopySubresourceRegion(dst->resource.Get(), dstSub, dstLeft, dstTop, 0, src->resource.Get(), srcSub,
-                                      srcBox);
-  return S_OK;
+  if (!flags.Stretch && !flags.Convert && isIdentity(rotation)) {
+    const D3D11_BOX box{source.left, source.top, 0, source.right, source.bottom, 1};
+    d->context()->CopySubresourceRegion(dst->resource.Get(), dstSub, dstRect.left, dstRect.top, 0,
+                                        src->resource.Get(), srcSub, &box);
+    return S_OK;
+  }
+  const HRESULT hr = d->presenter()->blitter().blit(d->context(), dst->resource.Get(), dstSub, dstRect,
+                                                    src->resource.Get(), srcSub, source, rotation, flags.Stretch);
+  if (hr == E_NOTIMPL)
+    TRITON_LOG(Warn, "%s: a drawn blit needs a render-target destination and a single-sampled shader-resource "
+               "source (E_NOTIMPL)", entryName);
+  return hr == E_NOTIMPL || hr == E_INVALIDARG ? hr : runtimeError(hr);
+}
+
+// The destination rectangle of a Blt: as given, or (empty, as for a plain copy) the
+// source's size at DstLeft/DstTop.
+BlitRect destinationRect(UINT left, UINT top, UINT right, UINT bottom, UINT srcWidth, UINT srcHeight) {
+  if (right > left && bottom > top)
+    return {left, top, right, bottom};
+  return {left, top, left + srcWidth, top + srcHeight};
 }
 
 }  // namespace
 
 namespace entry {
 
-HRESULT TRITON_APIENTRY dxgiPresent(ddi::DXGI_DDI_ARG_PRESENT*) { return presentNotDone("DXGI Present"); }
-HRESULT TRITON_APIENTRY dxgiGetGammaCaps(ddi::DXGI_DDI_ARG_GET_GAMMA_CONTROL_CAPS*) {
-  return presentNotDone("DXGI GetGammaCaps");
+// Present (blt model: Flags.Blt, flip model: Flags.Flip): with a destination (a
+// primary, fullscreen) the surface is copied there first and the primary is shown.
+HRESULT TRITON_APIENTRY dxgiPresent(ddi::DXGI_DDI_ARG_PRESENT* a) {
+  Device* d = a ? dxgiDevice(a->hDevice) : nullptr;
+  Resource* surface = a ? dxgiResource(a->hSurfaceToPresent) : nullptr;
+  if (!d || !surface || !d->presenter())
+    return E_INVALIDARG;
+  Resource* shown = surface;
+  if (Resource* primary = dxgiResource(a->hDstResource)) {
+    d->context()->CopySubresourceRegion(primary->resource.Get(), a->DstSubResourceIndex, 0, 0, 0,
+                                        surface->resource.Get(), a->SrcSubResourceIndex, nullptr);
+    shown = primary;
+  }
+  const HRESULT hr = d->presenter()->present(shown->resource.Get(), a->FlipInterval, a->pDXGIContext);
+  if (hr == ddi::D3DDDIERR_DEVICEREMOVED)
+    d->checkTargetAlive();
+  return hr;
 }
-HRESULT TRITON_APIENTRY dxgiSetDisplayMode(ddi::DXGI_DDI_ARG_SETDISPLAYMODE*) {
-  return presentNotDone("DXGI SetDisplayMode");
+
+// Software gamma: the target's output answers when it can; otherwise (no DXGI output
+// behind the target) the caps of a plain 1025-point ramp over [0, 1] without scale and
+// offset, which any ramp the runtime sets can be applied with.
+HRESULT TRITON_APIENTRY dxgiGetGammaCaps(ddi::DXGI_DDI_ARG_GET_GAMMA_CONTROL_CAPS* a) {
+  Device* d = a ? dxgiDevice(a->hDevice) : nullptr;
+  if (!d || !a->pGammaCapabilities)
+    return E_INVALIDARG;
+  ComPtr<IDXGIDevice> dxgiDevice;
+  ComPtr<IDXGIAdapter> adapter;
+  ComPtr<IDXGIOutput> output;
+  if (SUCCEEDED(d->device()->QueryInterface(IID_PPV_ARGS(&dxgiDevice))) &&
+      SUCCEEDED(dxgiDevice->GetAdapter(&adapter)) && SUCCEEDED(adapter->EnumOutputs(0, &output)) &&
+      SUCCEEDED(output->GetGammaControlCapabilities(a->pGammaCapabilities)))
+    return S_OK;
+  DXGI_GAMMA_CONTROL_CAPABILITIES& caps = *a->pGammaCapabilities;
+  caps = {};
+  caps.ScaleAndOffsetSupported = FALSE;
+  caps.MinConvertedValue = 0.0f;
+  caps.MaxConvertedValue = 1.0f;
+  caps.NumGammaControlPoints = 1025;
+  for (UINT i = 0; i < caps.NumGammaControlPoints; ++i)
+    caps.ControlPointPositions[i] = float(i) / 1024.0f;
+  return S_OK;
 }
-HRESULT TRITON_APIENTRY dxgiRotateResourceIdentities(ddi::DXGI_DDI_ARG_ROTATE_RESOURCE_IDENTITIES*) {
-  return presentNotDone("DXGI RotateResourceIdentities");
+
+// Exclusive fullscreen: the host presenter shows frames in a window (or headless) and
+// has no display mode to set, as the Neptune swapchain's SetFullscreenState says; a
+// null resource (leaving fullscreen) has nothing to undo.
+HRESULT TRITON_APIENTRY dxgiSetDisplayMode(ddi::DXGI_DDI_ARG_SETDISPLAYMODE* a) {
+  if (!a || !dxgiDevice(a->hDevice))
+    return E_INVALIDARG;
+  if (!a->hResource)
+    return S_OK;
+  TRITON_LOG(Warn, "DXGI SetDisplayMode: the host presenter has no exclusive fullscreen "
+             "(DXGI_ERROR_NOT_CURRENTLY_AVAILABLE)");
+  return DXGI_ERROR_NOT_CURRENTLY_AVAILABLE;
+}
+
+// Each handle takes the identity of the next, the last the first's. Views of the
+// target resources stay with their resources, so the contents rotate instead (one
+// scratch copy and one copy per resource on the GPU), which every view then sees.
+HRESULT TRITON_APIENTRY dxgiRotateResourceIdentities(ddi::DXGI_DDI_ARG_ROTATE_RESOURCE_IDENTITIES* a) {
+  Device* d = a ? dxgiDevice(a->hDevice) : nullptr;
+  if (!d || (a->Resources && !a->pResources))
+    return E_INVALIDARG;
+  if (a->Resources < 2)
+    return S_OK;
+  std::vector<ID3D11Resource*> resources;
+  for (UINT i = 0; i < a->Resources; ++i) {
+    Resource* r = dxgiResource(a->pResources[i]);
+    if (!r)
+      return E_INVALIDARG;
+    resources.push_back(r->resource.Get());
+  }
+  ComPtr<ID3D11Texture2D> first;
+  D3D11_TEXTURE2D_DESC desc{};
+  if (FAILED(resources[0]->QueryInterface(IID_PPV_ARGS(&first))))
+    return E_INVALIDARG;
+  first->GetDesc(&desc);
+  for (ID3D11Resource* r : resources) {
+    ComPtr<ID3D11Texture2D> texture;
+    D3D11_TEXTURE2D_DESC other{};
+    if (FAILED(r->QueryInterface(IID_PPV_ARGS(&texture))))
+      return E_INVALIDARG;
+    texture->GetDesc(&other);
+    if (other.Width != desc.Width || other.Height != desc.Height || other.Format != desc.Format ||
+        other.MipLevels != desc.MipLevels || other.ArraySize != desc.ArraySize ||
+        other.SampleDesc.Count != desc.SampleDesc.Count)
+      return E_INVALIDARG;
+  }
+  D3D11_TEXTURE2D_DESC scratchDesc = desc;
+  scratchDesc.Usage = D3D11_USAGE_DEFAULT;
+  scratchDesc.BindFlags = 0;
+  scratchDesc.CPUAccessFlags = 0;
+  scratchDesc.MiscFlags = 0;
+  ComPtr<ID3D11Texture2D> scratch;
+  const HRESULT hr = d->device()->CreateTexture2D(&scratchDesc, nullptr, &scratch);
+  if (FAILED(hr))
+    return runtimeError(hr);
+  ID3D11DeviceContext* c = d->context();
+  c->CopyResource(scratch.Get(), resources[0]);
+  for (size_t i = 0; i + 1 < resources.size(); ++i)
+    c->CopyResource(resources[i], resources[i + 1]);
+  c->CopyResource(resources.back(), scratch.Get());
+  return S_OK;
 }
 
 HRESULT TRITON_APIENTRY dxgiSetResourcePriority(ddi::DXGI_DDI_ARG_SETRESOURCEPRIORITY* a) {
@@ -83,18 +224,23 @@ HRESULT TRITON_APIENTRY dxgiQueryResourceResidency(ddi::DXGI_DDI_ARG_QUERYRESOUR
 }
 
 HRESULT TRITON_APIENTRY dxgiBlt(ddi::DXGI_DDI_ARG_BLT* a) {
-  if (!a)
+  Resource* src = a ? dxgiResource(a->hSrcResource) : nullptr;
+  UINT width = 0, height = 0;
+  if (!src || !subresourceSize(src->resource.Get(), a->SrcSubresource, width, height))
     return E_INVALIDARG;
-  return copyBlt(a->hDevice, a->hDstResource, a->DstSubresource, a->DstLeft, a->DstTop, a->hSrcResource,
-                 a->SrcSubresource, nullptr, a->Flags, a->Rotate, "DXGI Blt");
+  return blt(a->hDevice, a->hDstResource, a->DstSubresource,
+             destinationRect(a->DstLeft, a->DstTop, a->DstRight, a->DstBottom, width, height), a->hSrcResource,
+             a->SrcSubresource, nullptr, a->Flags, a->Rotate, "DXGI Blt");
 }
 
 HRESULT TRITON_APIENTRY dxgiBlt1(ddi::DXGI_DDI_ARG_BLT1* a) {
-  if (!a)
+  if (!a || a->SrcRight <= a->SrcLeft || a->SrcBottom <= a->SrcTop)
     return E_INVALIDARG;
-  const D3D11_BOX box{a->SrcLeft, a->SrcTop, 0, a->SrcRight, a->SrcBottom, 1};
-  return copyBlt(a->hDevice, a->hDstResource, a->DstSubresource, a->DstLeft, a->DstTop, a->hSrcResource,
-                 a->SrcSubresource, &box, a->Flags, a->Rotate, "DXGI Blt1");
+  const BlitRect source{a->SrcLeft, a->SrcTop, a->SrcRight, a->SrcBottom};
+  return blt(a->hDevice, a->hDstResource, a->DstSubresource,
+             destinationRect(a->DstLeft, a->DstTop, a->DstRight, a->DstBottom, source.right - source.left,
+                             source.bottom - source.top),
+             a->hSrcResource, a->SrcSubresource, &source, a->Flags, a->Rotate, "DXGI Blt1");
 }
 
 // The runtime resolves a shared resource before another device uses it: the driver

@@ -23,13 +23,13 @@ constexpr EntryNote kNotes[] = {
     {"pfnRecycleCommandList", EntryStatus::NothingToDo,
      "the target command list was released by RecycleDestroyCommandList; nothing is held"},
     // DXGI base functions
-    {"pfnPresent", EntryStatus::Unsupported,
-     "presentation needs the Neptune swapchain path (issue 12: Present onto the guest swapchain)"},
-    {"pfnGetGammaCaps", EntryStatus::Unsupported, "presentation (outputs and gamma) is not done"},
-    {"pfnSetDisplayMode", EntryStatus::Unsupported, "presentation (display modes) is not done"},
-    {"pfnRotateResourceIdentities", EntryStatus::Unsupported, "presentation (flip chains) is not done"},
-    {"pfnBlt", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
-    {"pfnBlt1", EntryStatus::Partial, "stretching, format-converting or rotating blts"},
+    {"pfnSetDisplayMode", EntryStatus::Unsupported,
+     "exclusive fullscreen: the host presenter shows frames in a window or headless and has no display mode to "
+     "set (DXGI_ERROR_NOT_CURRENTLY_AVAILABLE, as the Neptune swapchain's SetFullscreenState); no resource: S_OK"},
+    {"pfnBlt", EntryStatus::Partial,
+     "a resolve that also stretches, converts or rotates; a drawn blit (stretch, conversion, rotation) needs a "
+     "render-target destination and a single-sampled shader-resource source (E_NOTIMPL otherwise)"},
+    {"pfnBlt1", EntryStatus::Partial, "as pfnBlt"},
     {"pfnGetMultiplaneOverlayCaps", EntryStatus::Unsupported,
      "Triton has no overlay planes (filled because IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS holds for the 11.1 "
      "interface; nothing reports overlays, so the runtime has no reason to call it)"},

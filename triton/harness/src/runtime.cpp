@@ -19,6 +19,16 @@ HRESULT TRITON_CALLBACK unexpectedKernelCallback(HANDLE, void*) {
   return E_NOTIMPL;
 }
 
+// pfnPresentCb: what the runtime does after the driver presented (its frame
+// accounting; no kernel stands behind the harness). hDevice is the runtime's device
+// handle, the harness Device.
+HRESULT TRITON_CALLBACK presentCallback(HANDLE hDevice, ddi::DXGIDDICB_PRESENT* a) {
+  if (!hDevice || !a)
+    return E_INVALIDARG;
+  static_cast<Device*>(hDevice)->recordPresent(*a);
+  return S_OK;
+}
+
 // The kernel side of shared resources (runtime.h).
 std::mutex kernelMutex;
 std::map<ddi::D3DKMT_HANDLE, KernelResource> kernelResources;
@@ -303,6 +313,7 @@ void Device::fillCallbacks() {
   kernelCallbacks_.pfnAllocateCb = allocateCallback;
   kernelCallbacks_.pfnDeallocateCb = deallocateCallback;
   fillWith(dxgiCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
+  dxgiCallbacks_.pfnPresentCb = presentCallback;
 }
 
 HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, ddi::D3D11DDI_3DPIPELINELEVEL level) {

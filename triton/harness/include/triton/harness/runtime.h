@@ -130,6 +130,12 @@ public:
   HRESULT takeError();
   size_t errorCount() const { return errors_.size(); }
 
+  // pfnPresentCb (the DXGI callback a driver's Present ends with): calls so far and the
+  // last call's arguments.
+  void recordPresent(const ddi::DXGIDDICB_PRESENT& args) { ++presentCallbacks_; lastPresent_ = args; }
+  size_t presentCallbacks() const { return presentCallbacks_; }
+  const ddi::DXGIDDICB_PRESENT& lastPresent() const { return lastPresent_; }
+
   // API-shaped helpers, mapped onto the DDI as the runtime maps them.
   Resource createTexture2D(const D3D11_TEXTURE2D_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial = nullptr);
   Resource createBuffer(const D3D11_BUFFER_DESC& desc, const D3D11_SUBRESOURCE_DATA* initial = nullptr);
@@ -193,6 +199,8 @@ private:
   ddi::D3DDDI_DEVICECALLBACKS kernelCallbacks_{};
   ddi::DXGI_DDI_BASE_CALLBACKS dxgiCallbacks_{};
   std::vector<HRESULT> errors_;
+  size_t presentCallbacks_ = 0;
+  ddi::DXGIDDICB_PRESENT lastPresent_{};
 };
 
 // A driver deferred context (pfnCreateDeferredContext): its own handle, function table
@@ -241,8 +249,8 @@ bool interfaceArguments(std::span<const uint8_t> container, std::span<const Clas
 bool declaredClassInstance(std::span<const uint8_t> container, const std::string& name, ClassInstanceDesc& out);
 
 // Calls the driver made to kernel-thunk, adapter or DXGI callbacks other than the
-// allocation pair below: Triton submits nothing to a kernel driver, so any such call is
-// unexpected.
+// allocation pair and pfnPresentCb: Triton submits nothing else to a kernel driver, so
+// any such call is unexpected.
 long unexpectedCallbackCount();
 
 

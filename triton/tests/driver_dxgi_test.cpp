@@ -1,0 +1,261 @@
+// The DXGI DDI through the harness (the runtime) onto Wine's d3d11 (the target):
+// Present for blt-model and flip-model swapchains, Blt/Blt1 that copy, stretch,
+// convert and rotate, RotateResourceIdentities, gamma caps and display modes.
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "driver_test_support.h"
+
+namespace triton::test {
+namespace {
+
+struct Rgba {
+  uint8_t r, g, b, a;
+  bool operator==(const Rgba&) const = default;
+};
+void PrintTo(const Rgba& c, std::ostream* os) {
+  *os << "(" << int(c.r) << "," << int(c.g) << "," << int(c.b) << "," << int(c.a) << ")";
+}
+
+constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255}, kWhite{255, 255, 255, 255};
+
+class DriverDxgi : public DriverTest, public ::testing::WithParamInterface<const InterfaceVersion*> {
+protected:
+  void SetUp() override {
+    DriverTest::SetUp();
+    ASSERT_EQ(device.create(adapter, GetParam()->interfaceVersion, GetParam()->version,
+                            ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
+              S_OK);
+  }
+  ddi::DXGI_DDI_HDEVICE dxgiDevice() const { return reinterpret_cast<ddi::DXGI_DDI_HDEVICE>(device.handle().pDrvPrivate); }
+  static ddi::DXGI_DDI_HRESOURCE dxgiResource(const harness::Resource& r) {
+    return reinterpret_cast<ddi::DXGI_DDI_HRESOURCE>(r.handle.pDrvPrivate);
+  }
+  // The table members both DXGI tables the harness gets have.
+  template <class Member>
+  auto dxgi(Member ddi::DXGI1_1_DDI_BASE_FUNCTIONS::*m11, Member ddi::DXGI1_2_DDI_BASE_FUNCTIONS::*m12) const {
+    return device.is11_1() ? device.dxgi1_2.*m12 : device.dxgi1_1.*m11;
+  }
+  HRESULT present(ddi::DXGI_DDI_ARG_PRESENT& args) {
+    return dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnPresent, &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnPresent)(&args);
+  }
+  HRESULT blt(ddi::DXGI_DDI_ARG_BLT& args) {
+    return dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnBlt, &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnBlt)(&args);
+  }
+
+  // A 2D RGBA8 texture whose four quadrants are red, green (top), blue, white (bottom).
+  harness::Resource quadrants(UINT size, UINT bind) {
+    std::vector<Rgba> pixels(size * size);
+    for (UINT y = 0; y < size; ++y)
+      for (UINT x = 0; x < size; ++x)
+        pixels[y * size + x] = y < size / 2 ? (x < size / 2 ? kRed : kGreen) : (x < size / 2 ? kBlue : kWhite);
+    const D3D11_TEXTURE2D_DESC desc{size, size, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT, bind,
+                                    0, 0};
+    const D3D11_SUBRESOURCE_DATA data{pixels.data(), size * 4, 0};
+    return device.createTexture2D(desc, &data);
+  }
+  harness::Resource target(UINT width, UINT height, DXGI_FORMAT format) {
+    const D3D11_TEXTURE2D_DESC desc{width, height, 1, 1, format, {1, 0}, D3D11_USAGE_DEFAULT,
+                                    D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE, 0, 0};
+    return device.createTexture2D(desc);
+  }
+  void clear(const harness::Resource& texture, DXGI_FORMAT format, const Rgba& colour) {
+    harness::RenderTargetView rtv = device.createRenderTargetView(texture, format);
+    FLOAT c[4] = {colour.r / 255.0f, colour.g / 255.0f, colour.b / 255.0f, colour.a / 255.0f};
+    TRITON_DDI(device, pfnClearRenderTargetView)(device.handle(), rtv.handle, c);
+    device.destroy(rtv);
+  }
+  // The texture's pixels as RGBA (a BGRA texture's bytes are swapped back).
+  std::vector<Rgba> readBack(const harness::Resource& texture, UINT width, UINT height, DXGI_FORMAT format) {
+    const D3D11_TEXTURE2D_DESC desc{width, height, 1, 1, format, {1, 0}, D3D11_USAGE_STAGING, 0,
+                                    D3D11_CPU_ACCESS_READ, 0};
+    harness::Resource staging = device.createTexture2D(desc);
+    TRITON_DDI(device, pfnResourceCopy)(device.handle(), staging.handle, texture.handle);
+    ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
+    TRITON_DDI(device, pfnStagingResourceMap)(device.handle(), staging.handle, 0, ddi::D3D10_DDI_MAP_READ, 0,
+                                              &mapped);
+    std::vector<Rgba> out(width * height);
+    if (device.takeError() == S_OK && mapped.pData) {
+      for (UINT y = 0; y < height; ++y)
+        std::memcpy(&out[y * width], static_cast<const uint8_t*>(mapped.pData) + y * mapped.RowPitch, width * 4);
+      TRITON_DDI(device, pfnStagingResourceUnmap)(device.handle(), staging.handle, 0);
+    }
+    device.destroyResource(staging);
+    if (format == DXGI_FORMAT_B8G8R8A8_UNORM)
+      for (Rgba& c : out)
+        std::swap(c.r, c.b);
+    return out;
+  }
+
+  harness::Device device;
+};
+
+// A plain Blt copies at DstLeft/DstTop; a stretching, converting Blt draws the source
+// scaled into the destination rectangle in the destination's format.
+TEST_P(DriverDxgi, BltCopiesStretchesAndConverts) {
+  harness::Resource source = quadrants(4, D3D11_BIND_SHADER_RESOURCE);
+  harness::Resource copy = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
+  harness::Resource stretched = target(8, 8, DXGI_FORMAT_B8G8R8A8_UNORM);
+  ASSERT_EQ(device.takeError(), S_OK);
+
+  ddi::DXGI_DDI_ARG_BLT args{dxgiDevice(), dxgiResource(copy), 0, 0, 0, 0, 0, dxgiResource(source), 0, {},
+                             ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
+  ASSERT_EQ(blt(args), S_OK);
+  const std::vector<Rgba> copied = readBack(copy, 4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_EQ(copied[0], kRed);
+  EXPECT_EQ(copied[3], kGreen);
+  EXPECT_EQ(copied[12], kBlue);
+  EXPECT_EQ(copied[15], kWhite);
+
+  args.hDstResource = dxgiResource(stretched);
+  args.DstRight = 8;
+  args.DstBottom = 8;
+  args.Flags.Stretch = 1;
+  args.Flags.Convert = 1;
+  ASSERT_EQ(blt(args), S_OK);
+  const std::vector<Rgba> pixels = readBack(stretched, 8, 8, DXGI_FORMAT_B8G8R8A8_UNORM);
+  // Pixels 0..2 and 5..7 of each axis sample texels of one quadrant only (linear filter).
+  for (UINT y : {0u, 2u, 5u, 7u})
+    for (UINT x : {0u, 2u, 5u, 7u}) {
+      const Rgba expected = y < 4 ? (x < 4 ? kRed : kGreen) : (x < 4 ? kBlue : kWhite);
+      EXPECT_EQ(pixels[y * 8 + x], expected) << x << "," << y;
+    }
+  EXPECT_EQ(device.errorCount(), 0u);
+  EXPECT_EQ(harness::unexpectedCallbackCount(), 0);
+}
+
+// Blt1 takes a source rectangle; a rotation turns the image clockwise.
+TEST_P(DriverDxgi, Blt1TakesASourceRectangleAndRotates) {
+  if (!device.is11_1())
+    GTEST_SKIP() << "Blt1 is a DXGI 1.2 member";
+  harness::Resource source = quadrants(4, D3D11_BIND_SHADER_RESOURCE);
+  harness::Resource rotated = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
+  harness::Resource corner = target(2, 2, DXGI_FORMAT_R8G8B8A8_UNORM);
+  ASSERT_EQ(device.takeError(), S_OK);
+
+  ddi::DXGI_DDI_ARG_BLT1 args{dxgiDevice(), dxgiResource(rotated), 0, 0, 0, 4, 4, dxgiResource(source), 0, 0, 0, 4,
+                              4, {}, ddi::DXGI_DDI_MODE_ROTATION_ROTATE90};
+  ASSERT_EQ(device.dxgi1_2.pfnBlt1(&args), S_OK);
+  const std::vector<Rgba> pixels = readBack(rotated, 4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_EQ(pixels[0], kBlue) << "the bottom-left quadrant turns to the top left";
+  EXPECT_EQ(pixels[3], kRed) << "the top-left quadrant turns to the top right";
+  EXPECT_EQ(pixels[12], kWhite);
+  EXPECT_EQ(pixels[15], kGreen);
+
+  // The bottom-right 2x2 of the source, copied (no flags) into a 2x2 texture.
+  ddi::DXGI_DDI_ARG_BLT1 part{dxgiDevice(), dxgiResource(corner), 0, 0, 0, 0, 0, dxgiResource(source), 0, 2, 2, 4, 4,
+                              {}, ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
+  ASSERT_EQ(device.dxgi1_2.pfnBlt1(&part), S_OK);
+  for (const Rgba& c : readBack(corner, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM))
+    EXPECT_EQ(c, kWhite);
+  part.SrcRight = 1;   // right of left
+  part.SrcLeft = 3;
+  EXPECT_EQ(device.dxgi1_2.pfnBlt1(&part), E_INVALIDARG);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+// A drawn blit needs a source the pipeline can sample: without SHADER_RESOURCE it is
+// refused (E_NOTIMPL, listed as partial), nothing is drawn.
+TEST_P(DriverDxgi, DrawnBltNeedsASampledSource) {
+  harness::Resource source = quadrants(4, D3D11_BIND_RENDER_TARGET);
+  harness::Resource stretched = target(8, 8, DXGI_FORMAT_R8G8B8A8_UNORM);
+  ddi::DXGI_DDI_ARG_BLT args{dxgiDevice(), dxgiResource(stretched), 0, 0, 0, 8, 8, dxgiResource(source), 0, {},
+                             ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
+  args.Flags.Stretch = 1;
+  EXPECT_EQ(blt(args), E_NOTIMPL);
+}
+
+// Blt model: the back buffer is presented (Flags.Blt), or blitted to a primary first;
+// flip model: the surface itself (Flags.Flip). Each Present ends in one pfnPresentCb
+// with the runtime's DXGI context, and the frames in flight stay bounded.
+TEST_P(DriverDxgi, PresentBltAndFlipModels) {
+  harness::Resource backBuffer = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
+  harness::Resource primary = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
+  ASSERT_EQ(device.takeError(), S_OK);
+  int dxgiContext = 0;
+  const size_t before = device.presentCallbacks();
+
+  ddi::DXGI_DDI_ARG_PRESENT args{};
+  args.hDevice = dxgiDevice();
+  args.hSurfaceToPresent = dxgiResource(backBuffer);
+  args.pDXGIContext = &dxgiContext;
+  args.Flags.Blt = 1;
+  args.FlipInterval = ddi::DXGI_DDI_FLIP_INTERVAL_IMMEDIATE;
+  for (int frame = 0; frame < 10; ++frame) {
+    clear(backBuffer, DXGI_FORMAT_R8G8B8A8_UNORM, Rgba{uint8_t(frame * 20), 0, 0, 255});
+    ASSERT_EQ(present(args), S_OK) << frame;
+  }
+  EXPECT_EQ(device.presentCallbacks(), before + 10);
+  EXPECT_EQ(device.lastPresent().pDXGIContext, &dxgiContext);
+
+  // Fullscreen blt model: the back buffer reaches the primary.
+  clear(backBuffer, DXGI_FORMAT_R8G8B8A8_UNORM, kGreen);
+  args.hDstResource = dxgiResource(primary);
+  ASSERT_EQ(present(args), S_OK);
+  for (const Rgba& c : readBack(primary, 16, 16, DXGI_FORMAT_R8G8B8A8_UNORM))
+    ASSERT_EQ(c, kGreen);
+
+  // Flip model, vsync interval 1.
+  args.hDstResource = 0;
+  args.Flags.Value = 0;
+  args.Flags.Flip = 1;
+  args.FlipInterval = ddi::DXGI_DDI_FLIP_INTERVAL_ONE;
+  for (int frame = 0; frame < 5; ++frame)
+    ASSERT_EQ(present(args), S_OK) << frame;
+  EXPECT_EQ(device.presentCallbacks(), before + 16);
+
+  args.hSurfaceToPresent = 0;
+  EXPECT_EQ(present(args), E_INVALIDARG);
+  EXPECT_EQ(device.presentCallbacks(), before + 16);
+  EXPECT_EQ(device.errorCount(), 0u);
+  EXPECT_EQ(harness::unexpectedCallbackCount(), 0);
+}
+
+// Sequential swapchains rotate buffer identities after a present: each handle shows
+// what the next one showed, the last the first's.
+TEST_P(DriverDxgi, RotateResourceIdentitiesRotatesWhatEachHandleShows) {
+  harness::Resource buffers[3] = {target(8, 8, DXGI_FORMAT_R8G8B8A8_UNORM), target(8, 8, DXGI_FORMAT_R8G8B8A8_UNORM),
+                                  target(8, 8, DXGI_FORMAT_R8G8B8A8_UNORM)};
+  const Rgba colours[3] = {kRed, kGreen, kBlue};
+  for (int i = 0; i < 3; ++i)
+    clear(buffers[i], DXGI_FORMAT_R8G8B8A8_UNORM, colours[i]);
+  const ddi::DXGI_DDI_HRESOURCE handles[3] = {dxgiResource(buffers[0]), dxgiResource(buffers[1]),
+                                              dxgiResource(buffers[2])};
+  ddi::DXGI_DDI_ARG_ROTATE_RESOURCE_IDENTITIES args{dxgiDevice(), handles, 3};
+  auto rotate = dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnRotateResourceIdentities,
+                     &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnRotateResourceIdentities);
+  ASSERT_EQ(rotate(&args), S_OK);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(readBack(buffers[i], 8, 8, DXGI_FORMAT_R8G8B8A8_UNORM)[27], colours[(i + 1) % 3]) << i;
+
+  harness::Resource other = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
+  const ddi::DXGI_DDI_HRESOURCE mismatched[2] = {dxgiResource(buffers[0]), dxgiResource(other)};
+  ddi::DXGI_DDI_ARG_ROTATE_RESOURCE_IDENTITIES bad{dxgiDevice(), mismatched, 2};
+  EXPECT_EQ(rotate(&bad), E_INVALIDARG) << "resources of different sizes cannot swap identities";
+}
+
+// Gamma caps come from the target's output, or describe a plain ramp.
+TEST_P(DriverDxgi, GammaCaps) {
+  DXGI_GAMMA_CONTROL_CAPABILITIES caps{};
+  ddi::DXGI_DDI_ARG_GET_GAMMA_CONTROL_CAPS args{dxgiDevice(), &caps};
+  auto getGammaCaps = dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnGetGammaCaps,
+                           &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnGetGammaCaps);
+  ASSERT_EQ(getGammaCaps(&args), S_OK);
+  EXPECT_GT(caps.NumGammaControlPoints, 1u);
+  EXPECT_LE(caps.NumGammaControlPoints, 1025u);
+  EXPECT_LT(caps.MinConvertedValue, caps.MaxConvertedValue);
+  for (UINT i = 1; i < caps.NumGammaControlPoints; ++i)
+    ASSERT_LT(caps.ControlPointPositions[i - 1], caps.ControlPointPositions[i]) << i;
+  args.pGammaCapabilities = nullptr;
+  EXPECT_EQ(getGammaCaps(&args), E_INVALIDARG);
+}
+
+INSTANTIATE_TEST_SUITE_P(Triton, DriverDxgi, ::testing::Values(&kD3D11_0_7, &kD3D11_1),
+                         [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
+                           return std::string(info.param->name);
+                         });
+
+}  // namespace
+}  // namespace triton::test
