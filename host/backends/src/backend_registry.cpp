@@ -4,6 +4,9 @@
 #include <mutex>
 
 #include "library_backend.h"
+#ifndef _WIN32
+#include "dxvk_window_system.h"
+#endif
 
 namespace npt::backends {
 
@@ -36,7 +39,11 @@ BackendStatus openDxvk(std::unique_ptr<Backend>& out) {
   const std::string prefix = dir.empty() ? "" : (dir.back() == '/' ? dir : dir + "/");
   const std::string hint = dir.empty() ? "library search path; set NPT_DXVK_PATH to its directory"
                                        : "NPT_DXVK_PATH=" + dir;
-  return LibraryBackend::open({"dxvk", prefix + "libdxvk_dxgi.so", prefix + "libdxvk_d3d11.so", hint}, out);
+  BackendStatus status =
+      LibraryBackend::open({"dxvk", prefix + "libdxvk_dxgi.so", prefix + "libdxvk_d3d11.so", hint}, out);
+  if (status.ok()) status = prepareDxvkWindowSystem();
+  if (!status.ok()) out.reset();
+  return status;
 #endif
 }
 
@@ -91,6 +98,7 @@ const char* backendErrorName(BackendError error) {
     case BackendError::DeviceCreation: return "DeviceCreation";
     case BackendError::FactoryCreation: return "FactoryCreation";
     case BackendError::CapsQuery: return "CapsQuery";
+    case BackendError::WindowSystem: return "WindowSystem";
   }
   return "?";
 }

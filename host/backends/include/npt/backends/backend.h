@@ -31,6 +31,7 @@ enum class BackendError : uint32_t {
   DeviceCreation      = 13005,  // D3D11CreateDevice failed
   FactoryCreation     = 13006,  // CreateDXGIFactory1 failed
   CapsQuery           = 13007,  // a caps query that must succeed failed
+  WindowSystem        = 13008,  // the backend's window system cannot start here (DXVK-native: SDL2 video)
 };
 
 struct BackendStatus {
