@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
 import compare_runs  # noqa: E402  (Server)
@@ -61,6 +62,11 @@ def run_once(wrapper, server_exe, bench_exe, size, frames, layers, variable, mod
         result = subprocess.run(wrapper + [bench_exe, "--size", size, "--frames", str(frames), "--layers", str(layers)],
                                 env=env,
                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200)
+        # The two contexts (producer, compositor) log their copies when their workers end,
+        # a little after the programs exit.
+        deadline = time.monotonic() + 20
+        while len(COPIES.findall(server.output())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
     finally:
         server.stop()
     figures = {}
