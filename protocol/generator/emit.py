@@ -43,7 +43,9 @@ class Emitter:
         shown = [p for p in meth.params if p.kind not in ('implied', 'local_out')]
         meth.sig = [p for p in shown]
         out_kinds = ('out_scalar', 'out_struct', 'out_blob', 'out_payload', 'out_array')
-        meth.wire = [p for p in shown if p.kind == 'count'] + [p for p in shown if p.kind not in ('count',) + out_kinds]
+        count_kinds = ('count', 'inout_count')
+        meth.wire = [p for p in shown if p.kind in count_kinds] + \
+            [p for p in shown if p.kind not in count_kinds + out_kinds]
         meth.outs = [p for p in shown if p.kind in out_kinds]
         meth.ins = [p for p in shown if p not in meth.outs]
         meth.cname = cident(meth.key)
@@ -75,7 +77,7 @@ class Emitter:
             return 'const Payload&'
         if k == 'string':
             return 'const char*' if M.STRINGS[p.type] == 'u8' else 'const WCHAR*'
-        if k in ('out_scalar', 'out_struct', 'out_array'):
+        if k in ('out_scalar', 'out_struct', 'out_array', 'inout_count'):
             return '%s*' % p.type
         if k == 'out_blob':
             return 'void*'
@@ -88,14 +90,23 @@ class Emitter:
         if meth.iface and self_first:
             parts.append('ObjectId self')
         for p in meth.sig:
-            if not with_outs and p in meth.outs:
+            if not with_outs and p in meth.outs and not self.inout_array(meth, p):
                 continue
             parts.append('%s %s' % (self.ctype(p), p.name))
         return ', '.join(parts)
 
     def args(self, meth, with_outs=True):
-        names = (['self'] if meth.iface else []) + [p.name for p in meth.sig if with_outs or p not in meth.outs]
+        names = (['self'] if meth.iface else []) + [
+            p.name for p in meth.sig if with_outs or p not in meth.outs or self.inout_array(meth, p)]
         return ', '.join(names)
+
+    def count_param(self, meth, p):
+        return [q for q in meth.params if q.name == p.count][0]
+
+    def inout_array(self, meth, p):
+        """An out array whose count is an in/out count (README section 6): the guest
+        sends how many elements it holds and whether it is there at all."""
+        return p.kind == 'out_array' and self.count_param(meth, p).kind == 'inout_count'
 
     def wire_scalar_kind(self, base):
         if base in M.SCALARS:
@@ -326,6 +337,13 @@ class Emitter:
 
     def encode_param(self, meth, p):
         k = p.kind
+        if k == 'inout_count':
+            # How many elements the caller's array holds (0 without one), then whether
+            # it is there.
+            arr = p.arrays[0]
+            return ['if (!%s) { w.fail(); return false; }' % p.name,
+                    'w.u32(%s ? uint32_t(*%s) : 0u);' % (arr, p.name),
+                    'w.u32(%s ? 1u : 0u);' % arr]
         if k in ('scalar', 'count'):
             return [self.put_scalar(p.name, p.type)]
         if k == 'guid':
@@ -388,6 +406,16 @@ class Emitter:
             elif p.kind == 'out_payload':
                 out.append('  Payload %s_value{};' % p.name)
                 out.append('  Payload* %s = &%s_value;' % (p.name, p.name))
+            elif self.inout_array(meth, p):
+                # As many zeroed elements as the guest's array holds, when it has one.
+                cnt = self.count_param(meth, p).name
+                out.append('  const uint32_t %s_count = %s_present ? %s_capacity : 0;' % (p.name, p.name, cnt))
+                out.append('  %s* %s = nullptr;' % (p.type, p.name))
+                out.append('  if (%s_present) {' % p.name)
+                out.append('    %s = c.arena.allocArray<%s>(%s_count);' % (p.name, p.type, p.name))
+                out.append('    if (!%s) return ErrorCode::QuotaExceeded;' % p.name)
+                out.append('    std::memset(static_cast<void*>(%s), 0, sizeof(%s) * %s_count);' % (p.name, p.type, p.name))
+                out.append('  }')
             elif p.kind == 'out_array':
                 # The host hands the callee `count` zeroed elements; all of them travel back.
                 out.append('  const uint32_t %s_count = %s;' % (p.name, self.count_expr(meth, p)))
@@ -418,6 +446,16 @@ class Emitter:
                     out.append('    put_%s(w, *%s);' % (p.type, p.name))
                 elif p.kind == 'out_payload':
                     out.append('    w.payload(*%s);' % p.name)
+                elif self.inout_array(meth, p):
+                    # The count as the callee left it (without an array: how many there
+                    # are), then the elements written: at most as many as the array holds.
+                    put = 'put_%s(w, %s[i]);' % (p.type, p.name) if p.elem == 'record' else self.put_scalar('%s[i]' % p.name, p.type)
+                    cnt = self.count_param(meth, p).name
+                    out.append('    const uint32_t %s_sent = %s ? (%s_value < %s_count ? uint32_t(%s_value) : %s_count) : 0;' % (
+                        p.name, p.name, cnt, p.name, cnt, p.name))
+                    out.append('    w.u32(%s ? %s_sent : uint32_t(%s_value));' % (p.name, p.name, cnt))
+                    out.append('    w.u32(%s_sent);' % p.name)
+                    out.append('    for (uint32_t i = 0; i < %s_sent; i++) %s' % (p.name, put))
                 elif p.kind == 'out_array':
                     put = 'put_%s(w, %s[i]);' % (p.type, p.name) if p.elem == 'record' else self.put_scalar('%s[i]' % p.name, p.type)
                     out.append('    w.u32(%s_count);' % p.name)
@@ -435,6 +473,15 @@ class Emitter:
 
     def decode_param(self, meth, p, news):
         k = p.kind
+        if k == 'inout_count':
+            arr = p.arrays[0]
+            return ['const uint32_t %s_capacity = r.u32();' % p.name,
+                    'const uint32_t %s_present = r.u32();' % arr,
+                    'if (r.ok() && (%s_present > 1 || (!%s_present && %s_capacity))) return ErrorCode::BadPayload;' % (
+                        arr, arr, p.name),
+                    'if (r.ok() && %s_capacity > %d) return ErrorCode::CountTooLarge;' % (p.name, self.value(p.max)),
+                    '%s %s_value = %s_capacity;' % (p.type, p.name, p.name),
+                    '%s* %s = &%s_value;' % (p.type, p.name, p.name)]
         if k in ('scalar', 'count'):
             out = ['%s %s{};' % (p.type, p.name), self.get_scalar(p.name, p.type)]
             if k == 'count':
@@ -521,6 +568,9 @@ class Emitter:
         if meth.ret != 'void':
             parts.append('%s* ret' % meth.ret)
         for p in meth.outs:
+            if self.inout_array(meth, p):
+                cp = self.count_param(meth, p)
+                parts.append('%s %s' % (self.ctype(cp), cp.name))
             parts.append('%s %s' % (self.ctype(p), p.name))
             if p.kind in ('out_blob', 'out_array'):
                 parts.append('uint32_t %s_capacity' % p.name)
@@ -540,6 +590,18 @@ class Emitter:
                 out.append('  { %s v{}; get_%s(r, c, v); if (%s && r.ok()) *%s = v; }' % (p.type, p.type, p.name, p.name))
             elif p.kind == 'out_payload':
                 out.append('  { Payload pl = r.payload(0xfffffffdu); if (r.ok() && %s) *%s = pl; }  // inline data points into `data`' % (p.name, p.name))
+            elif self.inout_array(meth, p):
+                # count, n, n elements: n is 0 without an array, else the count itself,
+                # at most what the array holds.
+                ebytes = self.min_wire(p.type) if p.elem == 'record' else self.scalar_wire_bytes(p.type)
+                get = 'get_%s(r, c, v);' % p.type if p.elem == 'record' else self.get_scalar('v', p.type)
+                cnt = self.count_param(meth, p).name
+                out.append('  { uint32_t count = r.u32(); uint32_t n = r.u32();')
+                out.append('    if (r.ok() && n > (%s ? %s_capacity : 0u)) return ErrorCode::CountTooLarge;' % (p.name, p.name))
+                out.append('    if (r.ok() && n != (%s ? count : 0u)) return ErrorCode::BadPayload;' % p.name)
+                out.append('    if (r.canHold(n, %d)) for (uint32_t i = 0; i < n && r.ok(); i++) { %s v{}; %s if (r.ok()) %s[i] = v; }' % (
+                    ebytes, p.type, get, p.name))
+                out.append('    if (r.ok() && %s) *%s = count; }' % (cnt, cnt))
             elif p.kind == 'out_array':
                 ebytes = self.min_wire(p.type) if p.elem == 'record' else self.scalar_wire_bytes(p.type)
                 get = 'get_%s(r, c, v);' % p.type if p.elem == 'record' else self.get_scalar('v', p.type)
@@ -1151,6 +1213,8 @@ class Emitter:
             return 'canonPayload(s, %s);' % p.name
         if k == 'string':
             return 'canonString(s, %s);' % p.name
+        if k == 'inout_count':
+            return 'if (!%s) s += "null"; else canonInt(s, *%s);' % (p.name, p.name)
         if k in ('out_scalar', 'out_struct', 'out_blob', 'out_payload', 'out_array'):
             return 's += "out";'
         raise ValueError(k)
@@ -1262,6 +1326,14 @@ class Emitter:
                     out.append('  %s %s' % (fill, self.canon_scalar('*' + p.name, p.type)))
                 elif p.kind == 'out_struct':
                     out.append('  fillRecord(*%s, f, 0); canonRecord(s, *%s);' % (p.name, p.name))
+                elif self.inout_array(meth, p):
+                    cnt = self.count_param(meth, p).name
+                    out.append('  { const uint32_t n = %s ? uint32_t(*%s) : 0;' % (p.name, cnt))
+                    out.append('    for (uint32_t i = 0; i < n; i++) { fillRecord(%s[i], f, 0); canonRecord(s, %s[i]); s += ","; }' % (
+                        p.name, p.name) if p.elem == 'record' else
+                        '    for (uint32_t i = 0; i < n; i++) { f.scalar(%s[i]); %s s += ","; }' % (p.name, self.canon_scalar('%s[i]' % p.name, p.type)))
+                    out.append('    if (!%s) *%s = 5;  // without an array: how many there are' % (p.name, cnt))
+                    out.append('    s += "count="; canonInt(s, *%s); }' % cnt)
                 elif p.kind == 'out_array':
                     fill = ('fillRecord(%s[i], f, 0); canonRecord(s, %s[i]);' % (p.name, p.name) if p.elem == 'record' else
                             ('f.enumValue(%s[i], %du); ' % (p.name, self.enum_max(p.type) or 0x7fffffff) if p.type in self.m.enums
@@ -1297,8 +1369,18 @@ class Emitter:
     def obj_iface(self, iface):
         return self.m.iface_id(iface) if iface != 'IUnknown' else self.m.iface_id('ID3D11Device')
 
+    def inout_max(self, meth):
+        """The bound of the method's in/out count, or None."""
+        for p in meth.wire:
+            if p.kind == 'inout_count':
+                return self.value(p.max)
+        return None
+
     def test_case(self, meth):
-        out = ['static void case_%s(bool nulls, unsigned arm) {' % meth.cname,
+        imax = self.inout_max(meth)
+        # capacity: what an in/out count says the guest's array holds (its bound by default).
+        out = ['static void case_%s(bool nulls, unsigned arm%s) {' % (
+                   meth.cname, ', uint32_t capacity = %du' % imax if imax is not None else ''),
                '  Harness h; Filler f(0x%x + arm, nulls);' % meth.opcode]
         if meth.iface:
             out.append('  ObjectId self = h.object(%d);' % meth.iface_id)
@@ -1368,12 +1450,25 @@ class Emitter:
                 out.append('  %s %s_v{}; %s* %s = &%s_v;' % (p.type, n, p.type, n, n))
             elif k == 'out_payload':
                 out.append('  Payload %s_v{}; Payload* %s = &%s_v;' % (n, n, n))
+            elif k == 'inout_count':
+                out.append('  %s %s_v = nulls ? 0 : capacity; %s* %s = &%s_v;' % (p.type, n, p.type, n, n))
+            elif k == 'out_array' and self.inout_array(meth, p):
+                out.append('  std::vector<%s> %s_v(size_t(capacity) + 1); %s* %s = nulls ? nullptr : %s_v.data();' % (
+                    p.type, n, p.type, n, n))
             elif k == 'out_array':
                 out.append('  std::vector<%s> %s_v(static_cast<size_t>(%s)); %s* %s = %s_v.data();' % (p.type, n, self.count_expr(meth, p), p.type, n, n))
             else:
                 raise ValueError(k)
-        enc_args = ', '.join((['self'] if meth.iface else []) + [p.name for p in meth.sig if p not in meth.outs])
+        enc_args = ', '.join((['self'] if meth.iface else []) + [
+            p.name for p in meth.sig if p not in meth.outs or self.inout_array(meth, p)])
         out.append('  ASSERT_TRUE(encode_%s(h.w%s));' % (meth.cname, ', ' + enc_args if enc_args else ''))
+        if imax is not None:
+            out += ['  if (capacity > %du) {  // beyond the bound: refused before anything is dispatched' % imax,
+                    '    StreamDecoder dec(h.ctx, h.rec);',
+                    '    EXPECT_EQ(dec.decode(h.buffer.data(), h.w.size()).code, ErrorCode::CountTooLarge);',
+                    '    EXPECT_TRUE(h.rec.calls.empty());',
+                    '    return;',
+                    '  }']
         out.append('  h.expectRoundTrip(canonCall_%s(%s));' % (meth.cname, self.args(meth)))
         if meth.policy == 'sync':
             parts = ['h.replies.data()', 'h.replies.size()']
@@ -1382,18 +1477,34 @@ class Emitter:
                 parts.append('&ret')
             short = list(parts)
             for p in meth.outs:
+                if self.inout_array(meth, p):
+                    cn = self.count_param(meth, p).name
+                    parts += [cn, p.name, '%s ? capacity : 0u' % p.name]
+                    short += [cn, p.name, '%s ? capacity - 1 : 0u' % p.name]
+                    continue
                 parts.append(p.name)
                 short.append(p.name)
                 if p.kind == 'out_array':
                     parts.append('uint32_t(%s_v.size())' % p.name)
                     short.append('uint32_t(%s_v.size()) - 1' % p.name)
             out.append('  ASSERT_EQ(decodeReply_%s(%s), ErrorCode::Ok);' % (meth.cname, ', '.join(parts)))
-            if any(p.kind == 'out_array' for p in meth.outs):
+            if imax is not None:
+                arr = [p for p in meth.outs if self.inout_array(meth, p)][0]
+                out.append('  // A reply with more elements than the caller\'s array holds is refused.')
+                out.append('  if (%s && capacity > 0) { EXPECT_EQ(decodeReply_%s(%s), ErrorCode::CountTooLarge); }' % (
+                    arr.name, meth.cname, ', '.join(short)))
+            elif any(p.kind == 'out_array' for p in meth.outs):
                 out.append('  // A reply with more elements than the caller\'s array holds is refused.')
                 out.append('  EXPECT_EQ(decodeReply_%s(%s), ErrorCode::CountTooLarge);' % (meth.cname, ', '.join(short)))
             if meth.outs:
                 out.append('  std::string s;')
                 for p in meth.outs:
+                    if self.inout_array(meth, p):
+                        cn = self.count_param(meth, p).name
+                        body = 'canonRecord(s, %s[i]);' % p.name if p.elem == 'record' else self.canon_scalar('%s[i]' % p.name, p.type)
+                        out.append('  for (size_t i = 0; %s && i < capacity; i++) { %s s += ","; }' % (p.name, body))
+                        out.append('  s += "count="; canonInt(s, *%s);' % cn)
+                        continue
                     if p.kind == 'out_array':
                         body = 'canonRecord(s, %s[i]);' % p.name if p.elem == 'record' else self.canon_scalar('%s[i]' % p.name, p.type)
                         out.append('  for (size_t i = 0; i < %s_v.size(); i++) { %s s += ","; }' % (p.name, body))
@@ -1414,6 +1525,9 @@ class Emitter:
         arms = self.test_arms(meth)
         out.append('TEST(RoundTrip, %s) { for (unsigned arm = 0; arm < %d; arm++) case_%s(false, arm); }' % (meth.cname, arms, meth.cname))
         out.append('TEST(RoundTrip, %s_Nulls) { case_%s(true, 0); }' % (meth.cname, meth.cname))
+        if imax is not None:
+            out.append('TEST(RoundTrip, %s_Capacities) { for (uint32_t n : {0u, 1u, %du, %du}) case_%s(false, 0, n); }' % (
+                meth.cname, imax, imax + 1, meth.cname))
         return out
 
     def record_tests(self):

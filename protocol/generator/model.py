@@ -269,8 +269,17 @@ class Classifier:
             if cat in ('scalar', 'enum') or (cat == 'record' and self.m.record_is_flat(base)):
                 return Param(name=name, kind='out_array', type=base, cat=cat, ptr=ptr, const=const,
                              direction='out', idl=p, count=pn['count'],
-                             elem='record' if cat == 'record' else 'scalar')
+                             elem='record' if cat == 'record' else 'scalar', optional=pn.get('optional', False))
             raise ModelError('%s: sync out array %s is not of scalars or flat structs' % (key, name))
+        if name in counts and pn.get('inout'):
+            # In/out count (GetDisplayModeList's pNumModes): on entry how many elements
+            # the caller's array holds, on return how many there are / were written.
+            if policy != 'sync' or cat != 'scalar' or ptr != 1:
+                raise ModelError('%s: in/out count %s must be a UINT* of a sync method' % (key, name))
+            if 'max' not in pn:
+                raise ModelError('%s: count %s needs a max in the overlay' % (key, name))
+            return Param(name=name, kind='inout_count', type=base, cat=cat, ptr=ptr, const=const,
+                         direction='inout', idl=p, max=pn['max'], arrays=counts[name])
         if name in counts:
             if cat not in ('scalar', 'enum') or ptr != 0:
                 raise ModelError('%s: count %s is not a scalar' % (key, name))
