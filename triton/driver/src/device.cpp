@@ -11,6 +11,28 @@
 
 namespace triton::driver {
 
+namespace {
+
+// What driver command lists did in this process, logged at TRITON_LOG=info when an
+// immediate device goes: lists finished, on how many threads (the runtime calls a
+// deferred context's entries on the application's recording thread), how many deferred
+// contexts were recording at once at most (from their first binding to their
+// CreateCommandList), lists executed.
+struct CommandListStatistics {
+  std::mutex mutex;
+  std::set<DWORD> finishingThreads;
+  UINT64 finished = 0;
+  UINT64 executed = 0;
+  UINT recordingNow = 0;
+  UINT recordingAtMost = 0;
+};
+CommandListStatistics& commandListStatistics() {
+  static CommandListStatistics statistics;
+  return statistics;
+}
+
+}  // namespace
+
 Device::Device(const ddi::D3D10DDIARG_CREATEDEVICE& args, std::unique_ptr<TargetDevice> target)
     : tableKind_(ddi::deviceTableFor(args.Interface)),
       coreLayer_(args.hRTCoreLayer),
@@ -37,7 +59,26 @@ Device::Device(const Device& immediate, const ddi::D3D11DDIARG_CREATEDEFERREDCON
   deferredContext_.As(&context1_);
 }
 
-Device::~Device() = default;
+Device::~Device() {
+  if (isDeferred() && !atDefaultState_)
+    noteRecording(false);   // destroyed in the middle of a recording
+}
+
+void Device::noteRecording(bool started) {
+  CommandListStatistics& s = commandListStatistics();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (started) {
+    s.recordingAtMost = std::max(s.recordingAtMost, ++s.recordingNow);
+  } else if (s.recordingNow) {
+    --s.recordingNow;
+  }
+}
+
+void Device::leaveDefaultState() {
+  if (atDefaultState_ && isDeferred())
+    noteRecording(true);
+  atDefaultState_ = false;
+}
 
 void Device::setError(HRESULT hr) const {
   if (callbacks_ && callbacks_->pfnSetErrorCb)
@@ -85,6 +126,8 @@ void Device::attachPresenter(const ddi::DXGI_DDI_BASE_CALLBACKS* callbacks) {
 }
 
 void Device::resetToDefaultState() {
+  if (isDeferred() && !atDefaultState_)
+    noteRecording(false);
   atDefaultState_ = true;
   for (ComPtr<ID3D11RenderTargetView>& rtv : rtvs_)
     rtv.Reset();
@@ -150,23 +193,6 @@ void Device::setOutputMerger(const ddi::D3D10DDI_HRENDERTARGETVIEW* rtvs, UINT n
                                                       uavEnd - firstUav, boundUavs, counts + firstUav);
 }
 
-namespace {
-
-// What driver command lists did in this process, logged at TRITON_LOG=info when an
-// immediate device goes: lists finished, on how many threads (the runtime calls a
-// deferred context's entries on the application's recording thread), lists executed.
-struct CommandListStatistics {
-  std::mutex mutex;
-  std::set<DWORD> finishingThreads;
-  UINT64 finished = 0;
-  UINT64 executed = 0;
-};
-CommandListStatistics& commandListStatistics() {
-  static CommandListStatistics statistics;
-  return statistics;
-}
-
-}  // namespace
 
 namespace entry {
 
@@ -175,9 +201,10 @@ void TRITON_APIENTRY destroyDevice(ddi::D3D10DDI_HDEVICE hDevice) {
     CommandListStatistics& s = commandListStatistics();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (s.finished)
-      TRITON_LOG(Info, "command lists: %llu finished on %u threads, %llu executed",
+      TRITON_LOG(Info, "command lists: %llu finished on %u threads, at most %u deferred contexts recording at once, "
+                 "%llu executed",
                  static_cast<unsigned long long>(s.finished), static_cast<unsigned>(s.finishingThreads.size()),
-                 static_cast<unsigned long long>(s.executed));
+                 s.recordingAtMost, static_cast<unsigned long long>(s.executed));
   }
   destroyObject<Device>(hDevice.pDrvPrivate);
 }

@@ -51,7 +51,7 @@ public:
   // Whether the target context is at the default state (default_state_filter.h). A
   // reset also empties the output-merger slots the DDI's ranges are merged into.
   bool atDefaultState() const { return atDefaultState_; }
-  void leaveDefaultState() { atDefaultState_ = false; }
+  void leaveDefaultState();
   void resetToDefaultState();
 
   // The runtime's kernel-thunk callbacks for kernel allocations (shared resources):
@@ -91,6 +91,9 @@ private:
   ComPtr<ID3D11RenderTargetView> rtvs_[kRenderTargetSlots];
   ComPtr<ID3D11DepthStencilView> dsv_;
   ComPtr<ID3D11UnorderedAccessView> uavs_[kOutputMergerUavSlots];
+
+  // Counts deferred contexts recording at once (TRITON_LOG=info statistics).
+  static void noteRecording(bool started);
 
   std::unique_ptr<DxgiPresenter> presenter_;
   bool atDefaultState_ = true;   // a new context, immediate or deferred, starts there
