@@ -222,7 +222,19 @@ void Executor::ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fenceId, UINT
   EmulatedFence* fence = fenceOf(fenceId, device, method);
   if (!fence) return;
   // What other contexts read at this fence must be in the sections before the value is.
+  SharingState& sharingState = sharing();
+  sharingState.lastReadBack = nullptr;
   publishWrittenResources();
+  if (sharingState.lastReadBack == device && sharingState.signals.empty()) {
+    // A publish just read a copy back on this device's immediate context, queued after all
+    // the work before this Signal: Map READ returned once that copy — and so everything
+    // before it on this in-order context — was done. The value is due now; no event query
+    // (whose completion the worker would poll for) is needed. Earlier pending Signals keep
+    // the queue's order instead.
+    context->Flush();
+    completeSignal(fence, value);
+    return;
+  }
   D3D11_QUERY_DESC desc{D3D11_QUERY_EVENT, 0};
   ID3D11Query* query = nullptr;
   if (FAILED(device->device->CreateQuery(&desc, &query)) || !query) {
@@ -234,7 +246,7 @@ void Executor::ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fenceId, UINT
   context->End(query);
   context->Flush();
   fence->AddRef();
-  sharing().signals.push_back(PendingSignal{query, fence, fenceId, value, state->device});
+  sharingState.signals.push_back(PendingSignal{query, fence, fenceId, value, state->device});
   pollFences();
 }
 

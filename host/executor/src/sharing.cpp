@@ -249,6 +249,7 @@ void publish(SharingState& state, SharedResource& shared) {
     state.registry->countCopy(shared.handle, bytes);
   }
   shared.written = false;
+  state.lastReadBack = shared.device.get();
   state.publishes++;
   state.publishedBytes += bytes;
 }

@@ -145,6 +145,9 @@ struct SharingState {
   // What the commands recorded on a deferred context write (sharing_writes.cpp), keyed by
   // the deferred context's id, then by the id of the command list FinishCommandList made.
   std::unordered_map<ObjectId, DeferredRecord> deferredWrites;
+  // The device whose immediate context the last publish read back (Map READ of a copy
+  // queued after everything before it): its earlier work is finished (Signal uses it).
+  DeviceState* lastReadBack = nullptr;
   // Per-context figures (logged when the context ends).
   uint64_t publishes = 0, publishedBytes = 0, refreshes = 0, refreshedBytes = 0, unwrittenSkips = 0;
   Executor::FenceWaitStats waitStats;
