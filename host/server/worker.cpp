@@ -241,7 +241,7 @@ int run_worker(WorkerParams& p) {
       if ((i & 7) == 0 && transport::now_ns() > deadline)
         break;
       // Poll the heads gently: each read pulls the line the guest is writing.
-      for (int k = 0; k < 4; k++)
+      for (int k = 0; k < transport::kHostPollPauses; k++)
         transport::cpu_relax();
     }
     if (work)

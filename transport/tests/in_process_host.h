@@ -108,7 +108,7 @@ private:
       bool work = false;
       while (!work && now_ns() < deadline) {
         // Poll the heads gently: each read pulls the line the producer is writing.
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < kHostPollPauses; i++)
           cpu_relax();
         work = m_host->has_work();
       }

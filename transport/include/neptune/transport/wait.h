@@ -14,6 +14,14 @@ inline void cpu_relax() {
 #endif
 }
 
+// How long a host that has caught up with its guest pauses between two reads of the ring
+// heads. Each read pulls the head's cache line away from the producer, whose next publish
+// then waits for it. bench/transport on a quiet 16-core Xeon VM (2026-11-30): with 4
+// pauses the frame mix ran at 4.2-8.5 M commands/s in 15 of 16 runs (median 5.5), with 16
+// at 6.4-18.9 M/s (median 8.0, 7 runs), while a spinning call's round trip went from
+// 456-610 ns to 553-824 ns (1.5-2.3x a bare ping-pong); 64 pauses cost 1.3-1.6 us (3.5-5x).
+constexpr int kHostPollPauses = 16;
+
 uint64_t now_ns();
 
 // True where address_wait/address_wake work across processes.
