@@ -2,6 +2,8 @@
 
 #include "context.h"
 
+#include "class_linkage.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -41,8 +43,20 @@ ChildBase* shaderChild(Stage stage, ID3D11DeviceChild* shader) {
   }
 }
 
+const dxbc::InterfacesChunk& shaderInterfaces(Stage stage, ID3D11DeviceChild* shader) {
+  switch (stage) {
+    case VS: return static_cast<VertexShader*>(static_cast<ID3D11VertexShader*>(shader))->interfaces;
+    case HS: return static_cast<HullShader*>(static_cast<ID3D11HullShader*>(shader))->interfaces;
+    case DS: return static_cast<DomainShader*>(static_cast<ID3D11DomainShader*>(shader))->interfaces;
+    case GS: return static_cast<GeometryShader*>(static_cast<ID3D11GeometryShader*>(shader))->interfaces;
+    case PS: return static_cast<PixelShader*>(static_cast<ID3D11PixelShader*>(shader))->interfaces;
+    default: return static_cast<ComputeShader*>(static_cast<ID3D11ComputeShader*>(shader))->interfaces;
+  }
+}
+
 struct StageEntries {
   ddi::PFND3D10DDI_SETSHADER setShader;
+  ddi::PFND3D11DDI_SETSHADER_WITH_IFACES setShaderWithIfaces;
   ddi::PFND3D11_1DDI_SETCONSTANTBUFFERS setConstantBuffers;
   ddi::PFND3D10DDI_SETSHADERRESOURCES setShaderResources;
   ddi::PFND3D10DDI_SETSAMPLERS setSamplers;
@@ -50,12 +64,12 @@ struct StageEntries {
 
 StageEntries entriesFor(const ddi::D3D11_1DDI_DEVICEFUNCS& f, Stage stage) {
   switch (stage) {
-    case VS: return {f.pfnVsSetShader, f.pfnVsSetConstantBuffers, f.pfnVsSetShaderResources, f.pfnVsSetSamplers};
-    case HS: return {f.pfnHsSetShader, f.pfnHsSetConstantBuffers, f.pfnHsSetShaderResources, f.pfnHsSetSamplers};
-    case DS: return {f.pfnDsSetShader, f.pfnDsSetConstantBuffers, f.pfnDsSetShaderResources, f.pfnDsSetSamplers};
-    case GS: return {f.pfnGsSetShader, f.pfnGsSetConstantBuffers, f.pfnGsSetShaderResources, f.pfnGsSetSamplers};
-    case PS: return {f.pfnPsSetShader, f.pfnPsSetConstantBuffers, f.pfnPsSetShaderResources, f.pfnPsSetSamplers};
-    default: return {f.pfnCsSetShader, f.pfnCsSetConstantBuffers, f.pfnCsSetShaderResources, f.pfnCsSetSamplers};
+    case VS: return {f.pfnVsSetShader, f.pfnVsSetShaderWithIfaces, f.pfnVsSetConstantBuffers, f.pfnVsSetShaderResources, f.pfnVsSetSamplers};
+    case HS: return {f.pfnHsSetShader, f.pfnHsSetShaderWithIfaces, f.pfnHsSetConstantBuffers, f.pfnHsSetShaderResources, f.pfnHsSetSamplers};
+    case DS: return {f.pfnDsSetShader, f.pfnDsSetShaderWithIfaces, f.pfnDsSetConstantBuffers, f.pfnDsSetShaderResources, f.pfnDsSetSamplers};
+    case GS: return {f.pfnGsSetShader, f.pfnGsSetShaderWithIfaces, f.pfnGsSetConstantBuffers, f.pfnGsSetShaderResources, f.pfnGsSetSamplers};
+    case PS: return {f.pfnPsSetShader, f.pfnPsSetShaderWithIfaces, f.pfnPsSetConstantBuffers, f.pfnPsSetShaderResources, f.pfnPsSetSamplers};
+    default: return {f.pfnCsSetShader, f.pfnCsSetShaderWithIfaces, f.pfnCsSetConstantBuffers, f.pfnCsSetShaderResources, f.pfnCsSetSamplers};
   }
 }
 
@@ -167,15 +181,37 @@ void DdiContext::mapError(HRESULT* result) {
 
 // Shader stages -----------------------------------------------------------------------
 
-void DdiContext::setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const*, UINT instances) {
-  if (instances)
-    notImplemented("*SetShader with class instances (dynamic linkage)");
+// Class instances: per interface slot, the function table the instance's class selects
+// in the shader (its IFCE chunk) and the instance's data location; a null instance leaves
+// its slot to table 0 with no data (the shader must not call through it).
+void DdiContext::setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const* instances, UINT count) {
+  const dxbc::InterfacesChunk* interfaces = shader ? &shaderInterfaces(stage, shader) : nullptr;
+  if (count && (!instances || !interfaces || count > interfaces->slotCount)) {
+    notImplemented("*SetShader with more class instances than the shader has interface slots (ignored)");
+    return;
+  }
+  std::vector<UINT> tables(count);
+  std::vector<ddi::D3D11DDIARG_POINTERDATA> data(count);
+  for (UINT i = 0; i < count; ++i) {
+    auto* instance = static_cast<ClassInstance*>(instances[i]);
+    if (instance && !instance->bindingFor(*interfaces, i, tables[i], data[i])) {
+      notImplemented("*SetShader with a class the interface slot does not accept (ignored)");
+      return;
+    }
+  }
   Lock guard(this->lock());
   StageState& s = state_.stages[stage];
   s.shader.iface = shader;
   s.shader.ref = shaderChild(stage, shader);
   s.shaderHandle = shaderHandle(stage, shader);
-  entriesFor(ddi(), stage).setShader(handle(), s.shaderHandle);
+  s.classInstances.assign(count, {});
+  for (UINT i = 0; i < count; ++i)
+    s.classInstances[i].set<ClassInstance>(instances[i]);
+  const StageEntries entries = entriesFor(ddi(), stage);
+  if (count)
+    entries.setShaderWithIfaces(handle(), s.shaderHandle, count, tables.data(), data.data());
+  else
+    entries.setShader(handle(), s.shaderHandle);
 }
 
 void DdiContext::setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) {
@@ -223,10 +259,22 @@ void DdiContext::setSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerS
   entriesFor(ddi(), stage).setSamplers(handle(), start, count, handles);
 }
 
-void DdiContext::getShader(Stage stage, ID3D11DeviceChild** shader, ID3D11ClassInstance**, UINT* count) {
-  state_.stages[stage].shader.get(shader);
-  if (count)
-    *count = 0;
+void DdiContext::getShader(Stage stage, ID3D11DeviceChild** shader, ID3D11ClassInstance** instances, UINT* count) {
+  const StageState& s = state_.stages[stage];
+  s.shader.get(shader);
+  if (!count)
+    return;
+  // As Windows: with an array, up to *count instances (the rest of the array nulled);
+  // *count becomes the number bound.
+  if (instances) {
+    for (UINT i = 0; i < *count; ++i) {
+      if (i < s.classInstances.size())
+        s.classInstances[i].get(&instances[i]);
+      else
+        instances[i] = nullptr;
+    }
+  }
+  *count = UINT(s.classInstances.size());
 }
 
 void DdiContext::getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** out) {
@@ -735,7 +783,9 @@ void DdiContext::applyState() {
     for (auto& slot : st.views) views.push_back(slot.iface);
     std::vector<ID3D11SamplerState*> samplers;
     for (auto& slot : st.samplers) samplers.push_back(slot.iface);
-    setShader(Stage(stage), st.shader.iface, nullptr, 0);
+    std::vector<ID3D11ClassInstance*> instances;
+    for (auto& slot : st.classInstances) instances.push_back(slot.iface);
+    setShader(Stage(stage), st.shader.iface, instances.data(), UINT(instances.size()));
     setConstantBuffers(Stage(stage), 0, UINT(cbs.size()), cbs.data());
     setShaderResources(Stage(stage), 0, UINT(views.size()), views.data());
     setSamplers(Stage(stage), 0, UINT(samplers.size()), samplers.data());

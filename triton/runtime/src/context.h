@@ -35,6 +35,7 @@ struct Slot {
 struct StageState {
   Slot<ID3D11DeviceChild> shader;
   ddi::D3D10DDI_HSHADER shaderHandle{};
+  std::vector<Slot<ID3D11ClassInstance>> classInstances;   // one per interface slot bound
   std::array<Slot<ID3D11Buffer>, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> constantBuffers;
   std::array<Slot<ID3D11ShaderResourceView>, D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT> views;
   std::array<Slot<ID3D11SamplerState>, D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT> samplers;

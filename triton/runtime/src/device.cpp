@@ -3,7 +3,10 @@
 
 #include "device.h"
 
+#include "class_linkage.h"
+
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -393,10 +396,65 @@ HRESULT Device::CheckCounter(const D3D11_COUNTER_DESC*, D3D11_COUNTER_TYPE*, UIN
   return E_INVALIDARG;   // no device-dependent counters are listed
 }
 
-HRESULT Device::CheckFeatureSupport(D3D11_FEATURE, void*, UINT) {
-  // The runtime answers these from the adapter's GetCaps; not reproduced here.
-  notImplemented("CheckFeatureSupport");
-  return E_NOTIMPL;
+namespace {
+
+template <class Data>
+HRESULT fill(void* out, UINT size, const Data& value) {
+  if (!out || size != sizeof(Data))
+    return E_INVALIDARG;
+  std::memcpy(out, &value, sizeof(Data));
+  return S_OK;
+}
+
+}  // namespace
+
+// The features the driver's GetCaps describes are answered from it, the D3D9-era ones
+// from the feature level (every level the runtime creates is 10_0 or above). Format
+// support (FORMAT_SUPPORT, FORMAT_SUPPORT2) and D3D11_OPTIONS combine the driver's
+// optional caps with Microsoft's per-level requirement tables and DDI-version rules,
+// which are not reproduced: E_NOTIMPL.
+HRESULT Device::CheckFeatureSupport(D3D11_FEATURE feature, void* out, UINT size) {
+  switch (feature) {
+    case D3D11_FEATURE_THREADING: {
+      ddi::D3D11DDI_THREADING_CAPS caps{};
+      if (FAILED(adapter_->getCaps(ddi::D3D11DDICAPS_THREADING, &caps, sizeof(caps))))
+        return E_FAIL;
+      return fill(out, size, D3D11_FEATURE_DATA_THREADING{(caps.Caps & ddi::D3D11DDICAPS_FREETHREADED) != 0,
+                                                          driverCommandLists_});
+    }
+    case D3D11_FEATURE_DOUBLES:
+    case D3D11_FEATURE_D3D10_X_HARDWARE_OPTIONS: {
+      ddi::D3D11DDI_SHADER_CAPS caps{};
+      if (FAILED(adapter_->getCaps(ddi::D3D11DDICAPS_SHADER, &caps, sizeof(caps))))
+        return E_FAIL;
+      if (feature == D3D11_FEATURE_DOUBLES)
+        return fill(out, size, D3D11_FEATURE_DATA_DOUBLES{(caps.Caps & ddi::D3D11DDICAPS_SHADER_DOUBLES) != 0});
+      // Compute on 10.x levels; a level 11 device has it anyway.
+      const BOOL compute = featureLevel_ >= D3D_FEATURE_LEVEL_11_0 ||
+                           (caps.Caps & ddi::D3D11DDICAPS_SHADER_COMPUTE_PLUS_RAW_AND_STRUCTURED_BUFFERS_IN_SHADER_4_X);
+      return fill(out, size, D3D11_FEATURE_DATA_D3D10_X_HARDWARE_OPTIONS{compute});
+    }
+    case D3D11_FEATURE_ARCHITECTURE_INFO: {
+      ddi::D3D11_1DDI_ARCHITECTURE_INFO_DATA data{};
+      if (FAILED(adapter_->getCaps(ddi::D3D11_1DDICAPS_ARCHITECTURE_INFO, &data, sizeof(data))))
+        return E_FAIL;
+      return fill(out, size, D3D11_FEATURE_DATA_ARCHITECTURE_INFO{data.TileBasedDeferredRenderer});
+    }
+    case D3D11_FEATURE_SHADER_MIN_PRECISION_SUPPORT: {
+      ddi::D3D11_DDI_SHADER_MIN_PRECISION_SUPPORT_DATA data{};
+      if (FAILED(adapter_->getCaps(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT, &data, sizeof(data))))
+        return E_FAIL;
+      return fill(out, size, D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT{data.PixelShaderMinPrecision,
+                                                                             data.AllOtherStagesMinPrecision});
+    }
+    case D3D11_FEATURE_D3D9_OPTIONS:
+      return fill(out, size, D3D11_FEATURE_DATA_D3D9_OPTIONS{TRUE});   // full non-power-of-2 textures from 10_0
+    case D3D11_FEATURE_D3D9_SHADOW_SUPPORT:
+      return fill(out, size, D3D11_FEATURE_DATA_D3D9_SHADOW_SUPPORT{TRUE});
+    default:
+      notImplemented("CheckFeatureSupport (format support, D3D11_OPTIONS and later features)");
+      return E_NOTIMPL;
+  }
 }
 
 HRESULT Device::CreateCounter(const D3D11_COUNTER_DESC*, ID3D11Counter**) { return DXGI_ERROR_UNSUPPORTED; }
@@ -406,9 +464,13 @@ HRESULT Device::OpenSharedResource(HANDLE, REFIID, void**) {
   return E_NOTIMPL;
 }
 
-HRESULT Device::CreateClassLinkage(ID3D11ClassLinkage**) {
-  notImplemented("CreateClassLinkage");
-  return E_NOTIMPL;
+HRESULT Device::CreateClassLinkage(ID3D11ClassLinkage** out) {
+  // The linkage is the runtime's own object: nothing reaches the driver until a shader
+  // is bound with class instances.
+  if (!out)
+    return E_INVALIDARG;
+  *out = new ClassLinkage(this);
+  return S_OK;
 }
 
 }  // namespace triton::runtime

@@ -101,7 +101,7 @@ public:
 private:
   Device() = default;
   template <class Shader, class Interface>
-  HRESULT createShader(const void* code, SIZE_T size, Interface** out);
+  HRESULT createShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, Interface** out);
 
   std::recursive_mutex lock_;
   std::atomic<ULONG> refs_{1};

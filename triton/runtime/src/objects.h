@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device.h"
+#include "dxbc/interfaces.h"
 
 namespace triton::runtime {
 
@@ -109,6 +110,9 @@ class Shader final : public DriverChild<Interface, ddi::D3D10DDI_HSHADER> {
 public:
   explicit Shader(Device* device) : DriverChild<Interface, ddi::D3D10DDI_HSHADER>(device) {}
   ~Shader() override { destroyDriverObject(this->device(), this->device()->ddi().pfnDestroyShader, this->handle); }
+  // The container's IFCE chunk (class types and their function tables per interface slot),
+  // empty for a shader without interfaces: what *SetShader with class instances resolves.
+  dxbc::InterfacesChunk interfaces;
 };
 using VertexShader = Shader<ID3D11VertexShader>;
 using HullShader = Shader<ID3D11HullShader>;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "class_linkage.h"
 #include "dxbc/dxbc.h"
 #include "formats.h"
 #include "objects.h"
@@ -49,7 +50,7 @@ bool strip(const void* code, SIZE_T size, harness::ShaderStage stage, harness::S
 }  // namespace
 
 template <class Object, class Interface>
-HRESULT Device::createShader(const void* code, SIZE_T size, Interface** out) {
+HRESULT Device::createShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, Interface** out) {
   constexpr harness::ShaderStage stage =
       std::is_same_v<Interface, ID3D11VertexShader>     ? harness::ShaderStage::Vertex
       : std::is_same_v<Interface, ID3D11PixelShader>    ? harness::ShaderStage::Pixel
@@ -90,44 +91,40 @@ HRESULT Device::createShader(const void* code, SIZE_T size, Interface** out) {
                                                             : f.pfnCreatePixelShader;
     create(handle(), tokens, object->handle, rt, &sig);
   }
+  readInterfaces(code, size, object->interfaces);
   Object* created = nullptr;
   const HRESULT hr = finishCreate(this, object, &created);
+  if (SUCCEEDED(hr) && linkage)
+    static_cast<ClassLinkage*>(linkage)->addShader(created->interfaces);
   *out = created;
   return hr;
 }
 
 HRESULT Device::CreateVertexShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11VertexShader** out) {
-  if (linkage) notImplemented("class linkage");
-  return createShader<VertexShader>(code, size, out);
+  return createShader<VertexShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateHullShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11HullShader** out) {
-  if (linkage) notImplemented("class linkage");
-  return createShader<HullShader>(code, size, out);
+  return createShader<HullShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateDomainShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11DomainShader** out) {
-  if (linkage) notImplemented("class linkage");
-  return createShader<DomainShader>(code, size, out);
+  return createShader<DomainShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateGeometryShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage,
                                      ID3D11GeometryShader** out) {
-  if (linkage) notImplemented("class linkage");
-  return createShader<GeometryShader>(code, size, out);
+  return createShader<GeometryShader>(code, size, linkage, out);
 }
 HRESULT Device::CreatePixelShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11PixelShader** out) {
-  if (linkage) notImplemented("class linkage");
-  return createShader<PixelShader>(code, size, out);
+  return createShader<PixelShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateComputeShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage,
                                     ID3D11ComputeShader** out) {
-  if (linkage) notImplemented("class linkage");
-  return createShader<ComputeShader>(code, size, out);
+  return createShader<ComputeShader>(code, size, linkage, out);
 }
 
 HRESULT Device::CreateGeometryShaderWithStreamOutput(const void* code, SIZE_T size,
                                                      const D3D11_SO_DECLARATION_ENTRY* entries, UINT entryCount,
                                                      const UINT* strides, UINT strideCount, UINT rasterizedStream,
                                                      ID3D11ClassLinkage* linkage, ID3D11GeometryShader** out) {
-  if (linkage) notImplemented("class linkage");
   if (!code || !size || !entries || !entryCount || entryCount > D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT ||
       strideCount > D3D11_SO_BUFFER_SLOT_COUNT)
     return E_INVALIDARG;
@@ -187,8 +184,11 @@ HRESULT Device::CreateGeometryShaderWithStreamOutput(const void* code, SIZE_T si
   allocateFor(object, ddi().pfnCalcPrivateGeometryShaderWithStreamOutput(handle(), &args, &sig));
   ddi().pfnCreateGeometryShaderWithStreamOutput(handle(), &args, object->handle, ddi::D3D10DDI_HRTSHADER{object.get()},
                                                 &sig);
+  readInterfaces(code, size, object->interfaces);
   GeometryShader* created = nullptr;
   const HRESULT hr = finishCreate(this, object, &created);
+  if (SUCCEEDED(hr) && linkage)
+    static_cast<ClassLinkage*>(linkage)->addShader(created->interfaces);
   *out = created;
   return hr;
 }
