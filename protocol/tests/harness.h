@@ -40,9 +40,22 @@ namespace npt::protocol {
       EXPECT_EQ(rec.calls.back(), expected);
     }
 
+    // One decode context per thread for the many short decodes (every truncation point,
+    // every refusal, every mutation), reset to a fresh context's state each time: a new
+    // 256 KB arena each time was an mmap and munmap per decode, most of the suite's time.
+    static DecodeContext& scratchContext(const HandleTable& handles) {
+      static thread_local DecodeContext c(256u << 10);
+      c.handles = handles;
+      c.self = 0;
+      c.selfIface = 0;
+      c.supportedIfaces = nullptr;
+      c.replies = nullptr;
+      c.pushSlotCount = UINT32_MAX;
+      return c;
+    }
+
     ErrorCode decodePrefix(const std::vector<uint8_t>& bytes) {
-      DecodeContext c(256u << 10);  // small: this runs once per truncation point
-      c.handles = before;
+      DecodeContext& c = scratchContext(before);
       RecordingDispatch r;
       StreamDecoder dec(c, r);
       DecodeResult res = dec.decode(bytes.data(), bytes.size());
@@ -67,8 +80,7 @@ namespace npt::protocol {
     // Decodes `bytes` against the handle table as it was before the round trip;
     // a refused stream must not have dispatched anything.
     ErrorCode decodeWith(const std::vector<uint8_t>& bytes, const HandleTable& handles) {
-      DecodeContext c(256u << 10);
-      c.handles = handles;
+      DecodeContext& c = scratchContext(handles);
       RecordingDispatch r;
       StreamDecoder dec(c, r);
       DecodeResult res = dec.decode(bytes.data(), bytes.size());
@@ -149,8 +161,7 @@ namespace npt::protocol {
         }
         std::memcpy(bytes.data() + word, &v, 4);
       }
-      DecodeContext c(256u << 10);
-      c.handles = h.before;
+      DecodeContext& c = Harness::scratchContext(h.before);
       RecordingDispatch r;
       StreamDecoder dec(c, r);
       DecodeResult res = dec.decode(bytes.data(), bytes.size());
