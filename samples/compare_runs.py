@@ -9,7 +9,10 @@ deterministic (the precondition of every equality test), and with
 WINEDLLOVERRIDES=d3d11,dxgi=n,b) it compares direct rendering with rendering
 through Neptune's d3d11.dll/dxgi.dll; --b-server EXE also starts that
 render server (neptune-server.exe, under the same wrapper) for run B and
-points the guest runtime at it with NPT_SERVER. A difference names
+points the guest runtime at it with NPT_SERVER; with --b-server-native the
+server is a Linux program (neptune-server on DXVK-native: NPT_BACKEND=dxvk in
+this script's environment) started as it is, and the guest under Wine reaches
+it through its rendezvous file and /dev/shm mapping on Z:. A difference names
 the frame and the first differing pixel and keeps both runs' PNG and raw files.
 --b-arg ARG gives run B arguments of its own: the compositor sample's run B renders
 the same frames with three processes (--processes) against run A's single process.
@@ -62,13 +65,14 @@ class Server:
     """A render server for run B: started before the run, its log kept beside
     the frames, stopped (and its exit checked) afterwards."""
 
-    def __init__(self, wrapper, exe, work):
+    def __init__(self, wrapper, exe, work, native=False):
         self.socket = os.path.join(work, "npt")
         self.log_path = os.path.join(work, "server.log")
         self.log = open(self.log_path, "w")
         env = dict(os.environ)
         env.setdefault("WINEDEBUG", "-all")
-        self.process = subprocess.Popen(wrapper + [exe, "--socket", wine_path(self.socket)], env=env,
+        command = [exe, "--socket", self.socket] if native else wrapper + [exe, "--socket", wine_path(self.socket)]
+        self.process = subprocess.Popen(command, env=env,
                                         stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
         # The server writes its rendezvous file once it accepts guests.
         deadline = time.monotonic() + 60
@@ -133,7 +137,8 @@ def program_for_b(exe, dll_dir, work):
     return os.path.join(bin_dir, os.path.basename(exe))
 
 
-def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root, b_args=(), timeout=300):
+def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root, b_args=(), timeout=300,
+            b_server_native=False):
     name = os.path.basename(exe)
     work = tempfile.mkdtemp(prefix="npt-compare-%s-" % name, dir=keep_root)
     dir_a, dir_b = os.path.join(work, "a"), os.path.join(work, "b")
@@ -145,7 +150,7 @@ def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root, b_
     server = None
     if b_server:
         try:
-            server = Server(wrapper, b_server, work)
+            server = Server(wrapper, b_server, work, b_server_native)
         except RuntimeError as error:
             return "FAIL", [str(error), "kept in %s" % work]
         b_env = dict(b_env, NPT_SERVER=server.address())
@@ -195,6 +200,8 @@ def main():
                         help="run B loads the DLLs in DIR (our d3d11.dll/dxgi.dll) instead of the system's")
     parser.add_argument("--b-server", default=None, metavar="EXE",
                         help="start this render server for run B and set NPT_SERVER for it")
+    parser.add_argument("--b-server-native", action="store_true",
+                        help="the --b-server program is a native Linux server: started without the Wine wrapper")
     parser.add_argument("--b-arg", action="append", default=[], metavar="ARG",
                         help="an argument for run B only (e.g. --processes: another version of the same frames)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds each run may take")
@@ -213,7 +220,7 @@ def main():
     failed = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
         jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.b_server, options.keep_dir,
-                            options.b_arg, options.timeout) for exe in options.exes]
+                            options.b_arg, options.timeout, options.b_server_native) for exe in options.exes]
         for job in jobs:
             verdict, lines = job.result()
             failed |= verdict == "FAIL"
