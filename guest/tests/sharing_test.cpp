@@ -426,6 +426,29 @@ int hungWait() {
   return 0;
 }
 
+// Opens the parent's texture and fence, writes round 5 into every subresource of the
+// texture (an opener's writes) and signals the fence (which publishes them).
+int openerWriter(HANDLE textureHandle, HANDLE fenceHandle) {
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  ID3D11Texture2D* texture = nullptr;
+  HRESULT hr = d.device->OpenSharedResource(textureHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 4, "OpenSharedResource: 0x%08lx", hr);
+  ID3D11Fence* fence = nullptr;
+  hr = d.device->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence));
+  CHILD_CHECK(hr == S_OK && fence, 5, "OpenSharedFence: 0x%08lx", hr);
+  std::string why = checkTexture(d.device, d.context, texture, 1);
+  CHILD_CHECK(why.empty(), 6, "the parent's round 1: %s", why.c_str());
+  fillTexture(d.context, texture, 5);
+  CHILD_CHECK(d.context->Signal(fence, 1) == S_OK, 7, "Signal");
+  d.context->Flush();
+  for (int i = 0; i < 1000 && fence->GetCompletedValue() < 1; i++) Sleep(5);
+  CHILD_CHECK(fence->GetCompletedValue() == 1, 8, "the Signal never completed");
+  fence->Release();
+  texture->Release();
+  return 0;
+}
+
 int runChild(int argc, char** argv) {
   if (!Neptune::get().load()) {
     std::printf("child: %s\n", Neptune::get().error.c_str());
@@ -436,6 +459,7 @@ int runChild(int argc, char** argv) {
     return fenceConsumer(parseHandle(argv[3]), parseHandle(argv[4]), parseHandle(argv[5]), DWORD(std::atoi(argv[6])));
   if (role == "mutex-consumer" && argc >= 5) return mutexConsumer(parseHandle(argv[3]), std::atoi(argv[4]));
   if (role == "hung-wait") return hungWait();
+  if (role == "opener-writer" && argc >= 5) return openerWriter(parseHandle(argv[3]), parseHandle(argv[4]));
   if (role == "survivor" && argc >= 6) return survivor(parseHandle(argv[3]), parseHandle(argv[4]), DWORD(std::atoi(argv[5])));
   std::printf("child: unknown role %s\n", role.c_str());
   return 1;
@@ -552,6 +576,36 @@ TEST_F(Sharing, TextureBufferAndFenceReachAnotherProcess) {
   dxgiBuffer->Release();
   fence->Release();
   buffer->Release();
+  texture->Release();
+}
+
+TEST_F(Sharing, AnOpenersWritesReachTheCreatorAtItsSignal) {
+  ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  ASSERT_TRUE(texture);
+  fillTexture(d.context, texture, 1);
+  IDXGIResource* resource = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&resource)), S_OK);
+  HANDLE textureHandle = nullptr;
+  ASSERT_EQ(resource->GetSharedHandle(&textureHandle), S_OK);
+  ID3D11Fence* fence = nullptr;
+  ASSERT_EQ(d.device->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
+  HANDLE fenceHandle = nullptr;
+  ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle), S_OK);
+  auto counters = registry();
+  const uint64_t before = counters->copyCounters(uint64_t(uintptr_t(textureHandle))).copies;
+
+  HANDLE child = startChild("opener-writer " + hex(textureHandle) + " " + hex(fenceHandle));
+  ASSERT_TRUE(child);
+  EXPECT_EQ(finishChild(child, 4 * kPatienceMs), 0u);
+  // The creator waits for the opener's Signal; what the opener wrote is its content now.
+  ASSERT_EQ(d.context->Wait(fence, 1), S_OK);
+  EXPECT_EQ(checkTexture(d.device, d.context, texture, 5), "");
+  // The opener's publish and this context's refresh, and nothing else (the opener's
+  // Flush after its Signal had nothing new to copy).
+  EXPECT_EQ(counters->copyCounters(uint64_t(uintptr_t(textureHandle))).copies - before, 3u)
+      << "expected: the opener's refresh at open, its publish, this context's refresh";
+  resource->Release();
+  fence->Release();
   texture->Release();
 }
 
