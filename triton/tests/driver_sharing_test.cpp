@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "neptune_server_env.h"
 #include "triton/harness/runtime.h"
 
 namespace triton::test {
@@ -24,49 +25,6 @@ namespace {
 
 namespace ddi = triton::ddi;
 namespace harness = triton::harness;
-
-std::string windowsPath(std::string path) {
-  if (!path.empty() && path[0] == '/') path = "Z:" + path;
-  for (char& c : path)
-    if (c == '/') c = '\\';
-  return path;
-}
-
-// One neptune-server.exe for the whole program; the guest runtime finds it through
-// NPT_SERVER (its socket's .tcp rendezvous file).
-class Server : public ::testing::Environment {
-public:
-  void SetUp() override {
-    const char* bin = std::getenv("NPT_SERVER_BIN");
-    const char* target = std::getenv("NPT_TEST_D3D11");
-    ASSERT_TRUE(bin && target) << "NPT_SERVER_BIN and NPT_TEST_D3D11 must be set";
-    char temp[MAX_PATH];
-    GetTempPathA(sizeof(temp), temp);
-    const std::string socket = std::string(temp) + "triton-sharing-test-" + std::to_string(GetCurrentProcessId());
-    std::string cmd = "\"" + windowsPath(bin) + "\" --socket \"" + socket + "\" --watchdog-ms 120000";
-    STARTUPINFOA si{};
-    si.cb = sizeof(si);
-    ASSERT_TRUE(CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &server_)) << cmd;
-    const std::string rendezvous = socket + ".tcp";
-    for (int i = 0; i < 6000 && GetFileAttributesA(rendezvous.c_str()) == INVALID_FILE_ATTRIBUTES; ++i)
-      Sleep(10);
-    // The C runtime's copy (read by the guest runtime) and the process's.
-    _putenv(("NPT_SERVER=" + socket).c_str());
-    SetEnvironmentVariableA("NPT_SERVER", socket.c_str());
-    _putenv(("TRITON_TARGET_D3D11=" + windowsPath(target)).c_str());
-  }
-  void TearDown() override {
-    if (server_.hProcess) {
-      TerminateProcess(server_.hProcess, 0);
-      WaitForSingleObject(server_.hProcess, 5000);
-      CloseHandle(server_.hProcess);
-      CloseHandle(server_.hThread);
-    }
-  }
-
-private:
-  PROCESS_INFORMATION server_{};
-};
 
 std::string driverPath() {
   const char* env = std::getenv("TRITON_DRIVER");
@@ -194,6 +152,6 @@ TEST_F(DriverSharing, AnUnknownHandleIsRefused) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new triton::test::Server);
+  ::testing::AddGlobalTestEnvironment(new triton::test::NeptuneServer("triton-sharing-test"));
   return RUN_ALL_TESTS();
 }
