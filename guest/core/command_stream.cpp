@@ -23,8 +23,9 @@ protocol::Payload Recorder::payload(const void* data, size_t size) {
 bool Recorder::bulk(size_t size, protocol::BulkRef* ref, uint8_t** pointer) {
   transport::BulkRef r;
   if (size > UINT32_MAX || !m_stream.allocateBulk(size, &r)) {
-    NPT_ERROR("bulk memory cannot hold %zu bytes (bulk size %llu)", size,
-              (unsigned long long)m_stream.connection().bulk().size());
+    NPT_ERROR("bulk memory cannot hold %zu bytes (%llu bytes in %u regions): %s", size,
+              (unsigned long long)m_stream.connection().bulk().size(), m_stream.connection().bulk().region_count(),
+              m_stream.m_bulkError.empty() ? "no region added" : m_stream.m_bulkError.c_str());
     m_ok = false;
     return false;
   }
@@ -138,6 +139,10 @@ bool CommandStream::allocateBulk(size_t size, transport::BulkRef* ref) {
   reclaim();
   if (m_connection.bulk().allocate(size, ref))
     return true;
+  // No region could ever hold it (a texture's initial data larger than region 0): ask the
+  // host for one that can, within the context's bulk limit.
+  if (size > m_connection.bulk().largest_region())
+    return growBulk(size) && m_connection.bulk().allocate(size, ref);
   // Bulk memory is held by commands the host has not executed yet: submit the batch
   // and wait for the host to drain. The command being encoded is not part of that
   // batch, so its own bulk memory must not be retired with it.
@@ -147,17 +152,24 @@ bool CommandStream::allocateBulk(size_t size, transport::BulkRef* ref) {
   reclaim();
   m_commandBulkMark = 0;
   m_pendingBulk = std::move(current);
-  return drained && m_connection.bulk().allocate(size, ref);
+  if (drained && m_connection.bulk().allocate(size, ref))
+    return true;
+  // Still no room: the command being encoded holds the rest (several large payloads).
+  return drained && growBulk(size) && m_connection.bulk().allocate(size, ref);
 }
 
-const uint8_t* CommandStream::bulkBytes(const protocol::BulkRef& ref) const {
-  auto& bulk = const_cast<transport::GuestConnection&>(m_connection).bulk();
-  if (ref.region != 0 || uint64_t(ref.offset) + ref.size > bulk.size())
-    return nullptr;
-  transport::BulkRef r = {};
-  r.offset = ref.offset;
-  r.size = ref.size;
-  return bulk.pointer(r);
+bool CommandStream::growBulk(size_t size) {
+  m_bulkError.clear();
+  transport::Status s = m_connection.grow_bulk(m_ring, size, &m_bulkError);
+  if (s == transport::kOk)
+    NPT_INFO("bulk memory grew for %zu bytes: %llu bytes in %u regions", size,
+             (unsigned long long)m_connection.bulk().size(), m_connection.bulk().region_count());
+  return s == transport::kOk;
+}
+
+const uint8_t* CommandStream::bulkBytes(const protocol::BulkRef& ref) {
+  // Region 0, or the region the host keeps for this ring's large replies (mapped on first use).
+  return m_connection.region_bytes(m_ring, ref.region, ref.offset, ref.size);
 }
 
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "neptune/transport/guest_connection.h"
@@ -138,8 +139,9 @@ public:
   transport::GuestConnection& connection() { return m_connection; }
   uint32_t ring() const { return m_ring; }
 
-  // Bytes a payload bulk reference points at, bounds-checked (replies from the host).
-  const uint8_t* bulkBytes(const protocol::BulkRef& ref) const;
+  // Bytes a payload bulk reference points at, bounds-checked (replies from the host; a
+  // region the host created for them is mapped here, a round trip, the first time).
+  const uint8_t* bulkBytes(const protocol::BulkRef& ref);
 
 private:
   friend class Recorder;
@@ -158,6 +160,9 @@ private:
   void retirePending();
   void reclaim();
   bool allocateBulk(size_t size, transport::BulkRef* ref);
+  // More bulk memory from the host (a region added after connect); false with the
+  // host's reason in m_bulkError.
+  bool growBulk(size_t size);
 
   transport::GuestConnection& m_connection;
   uint32_t m_ring;
@@ -172,6 +177,7 @@ private:
   size_t m_commandBulkMark = 0;                    // m_pendingBulk entries of the command being encoded start here
   std::deque<InFlight> m_inFlight;                 // submitted, freed once executed
   std::FILE* m_capture = nullptr;                  // NPT_CAPTURE_STREAM
+  std::string m_bulkError;                         // why the last growth was refused
 };
 
 }
