@@ -790,8 +790,12 @@ void DdiContext::applyState() {
     setShaderResources(Stage(stage), 0, UINT(views.size()), views.data());
     setSamplers(Stage(stage), 0, UINT(samplers.size()), samplers.data());
   }
+  // Compute UAV slots beyond the level's (8 below 11_1) are not the API's to send: the
+  // target refuses the whole call (a Neptune host logs UavSlotRange and ignores it).
+  const size_t uavSlots = device()->GetFeatureLevel() >= D3D_FEATURE_LEVEL_11_1 ? D3D11_1_UAV_SLOT_COUNT
+                                                                                : D3D11_PS_CS_UAV_REGISTER_COUNT;
   std::vector<ID3D11UnorderedAccessView*> uavs;
-  for (auto& slot : s.computeUavs) uavs.push_back(slot.iface);
+  for (size_t i = 0; i < uavSlots; ++i) uavs.push_back(s.computeUavs[i].iface);
   CSSetUnorderedAccessViews(0, UINT(uavs.size()), uavs.data(), nullptr);
   IASetInputLayout(s.inputLayout.iface);
   std::vector<ID3D11Buffer*> vbs;
