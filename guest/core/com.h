@@ -42,6 +42,9 @@ public:
       delete this;
   }
   ULONG publicRefs() const { return m_refPublic.load(); }
+  // The runtime's own references (bindings, views on a resource, containers), counting
+  // the one a publicly referenced object holds on itself.
+  ULONG privateRefs() const { return m_refPrivate.load(); }
 
 protected:
   // Hooks for device children (device reference while publicly referenced).

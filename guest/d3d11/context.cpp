@@ -13,6 +13,9 @@ namespace npt::guest {
 namespace {
 
 constexpr UINT kMaxClassInstances = 256;
+// An Unmap names at most this many written ranges (the overlay's bound); more, and the
+// whole subresource travels.
+constexpr size_t kMaxUnmapRanges = 1024;
 
 template<typename T, typename I>
 T* ours(I* object) { return object ? static_cast<T*>(object) : nullptr; }
@@ -683,7 +686,8 @@ HRESULT Context::mapGuestStaged(ResourceState& state, UINT subresource, D3D11_MA
   if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED) {
     // The recorded Unmap carries this memory's bytes; NO_OVERWRITE starts from what
     // the guest last wrote, DISCARD from undefined contents (the same bytes will do).
-    m_deferredMaps.push_back({ &state, subresource, shadow.bytes });
+    m_deferredMaps.push_back({ &state, subresource, std::vector<uint8_t>(shadow.bytes.data(),
+                                                                         shadow.bytes.data() + shadow.bytes.size()) });
     DeferredMap& m = m_deferredMaps.back();
     mapped->pData = m.bytes.data();
   } else {
@@ -691,6 +695,7 @@ HRESULT Context::mapGuestStaged(ResourceState& state, UINT subresource, D3D11_MA
       return E_INVALIDARG;
     shadow.mapped = true;
     shadow.type = type;
+    shadow.bytes.resetWrites();   // Unmap sends what the application writes from here on
     mapped->pData = shadow.bytes.data();
   }
   mapped->RowPitch = shadow.rowPitch;
@@ -745,6 +750,21 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
   return handOutMap(memory, type, false, mapped);
 }
 
+// WRITE_NO_OVERWRITE: buffers only; vertex and index buffers always, constant buffers and
+// shader-resource buffers where D3D11_FEATURE_D3D11_OPTIONS offers it (Windows' runtime,
+// and the host checks the same rule against the same caps).
+bool Context::noOverwriteAllowed(const ResourceInfo& info) const {
+  if (info.dimension != D3D11_RESOURCE_DIMENSION_BUFFER)
+    return false;
+  if (info.bindFlags & (D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER))
+    return true;
+  D3D11_FEATURE_DATA_D3D11_OPTIONS options = {};
+  if (FAILED(m_runtime->caps().checkFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS, &options, sizeof(options))))
+    return false;
+  return ((info.bindFlags & D3D11_BIND_CONSTANT_BUFFER) && options.MapNoOverwriteOnDynamicConstantBuffer) ||
+         ((info.bindFlags & D3D11_BIND_SHADER_RESOURCE) && options.MapNoOverwriteOnDynamicBufferSRV);
+}
+
 HRESULT STDMETHODCALLTYPE Context::Map(ID3D11Resource* resource, UINT subresource, D3D11_MAP type, UINT flags,
                                        D3D11_MAPPED_SUBRESOURCE* mapped) {
   ResourceState* state = resourceState(resource);
@@ -761,8 +781,7 @@ HRESULT STDMETHODCALLTYPE Context::Map(ID3D11Resource* resource, UINT subresourc
   std::memset(mapped, 0, sizeof(*mapped));
   switch (info.usage) {
     case D3D11_USAGE_DYNAMIC:
-      if (type == D3D11_MAP_WRITE_DISCARD ||
-          (type == D3D11_MAP_WRITE_NO_OVERWRITE && info.dimension == D3D11_RESOURCE_DIMENSION_BUFFER))
+      if (type == D3D11_MAP_WRITE_DISCARD || (type == D3D11_MAP_WRITE_NO_OVERWRITE && noOverwriteAllowed(info)))
         return mapGuestStaged(*state, subresource, type, mapped);
       return E_INVALIDARG;
     case D3D11_USAGE_STAGING:
@@ -780,10 +799,15 @@ void STDMETHODCALLTYPE Context::Unmap(ID3D11Resource* resource, UINT subresource
     return;
   protocol::ObjectId id = resourceId(resource);
   std::lock_guard<std::mutex> lock(state->mutex());
-  const std::vector<uint8_t>* bytes = nullptr;
+  const uint8_t* bytes = nullptr;
+  size_t size = 0;
+  D3D11_MAP type = D3D11_MAP_WRITE_DISCARD;
   std::vector<uint8_t> deferredBytes;
+  std::vector<WrittenRange> ranges;
+  std::vector<uint8_t> written;   // the ranges' bytes, concatenated
   if (state->info().usage == D3D11_USAGE_DYNAMIC && m_type == D3D11_DEVICE_CONTEXT_DEFERRED) {
-    // Deferred maps of one subresource are unmapped in order.
+    // Deferred maps of one subresource are unmapped in order; the whole memory is
+    // recorded and replayed with WRITE_DISCARD.
     auto it = m_deferredMaps.begin();
     while (it != m_deferredMaps.end() && (it->resource != state || it->subresource != subresource))
       ++it;
@@ -792,21 +816,50 @@ void STDMETHODCALLTYPE Context::Unmap(ID3D11Resource* resource, UINT subresource
     deferredBytes = std::move(it->bytes);
     m_deferredMaps.erase(it);
     // Later guest-staged maps start from these bytes.
-    state->shadow(subresource).bytes = deferredBytes;
-    bytes = &deferredBytes;
+    MapBytes& shadow = state->shadow(subresource).bytes;
+    std::memcpy(shadow.data(), deferredBytes.data(), deferredBytes.size() < shadow.size() ? deferredBytes.size() : shadow.size());
+    bytes = deferredBytes.data();
+    size = deferredBytes.size();
   } else {
     MapMemory& memory = state->info().usage == D3D11_USAGE_DYNAMIC ? state->shadow(subresource) : state->map(subresource);
     if (!memory.mapped)
       return;
     memory.mapped = false;
-    if (memory.type != D3D11_MAP_READ)
-      bytes = &memory.bytes;
-    else if (memory.servedLocally)
+    type = memory.type;
+    if (memory.type != D3D11_MAP_READ) {
+      bytes = memory.bytes.data();
+      size = memory.bytes.size();
+      // Write-watched memory: only the pages the application wrote since Map travel.
+      if (memory.bytes.writtenRanges(ranges, kMaxUnmapRanges)) {
+        size_t total = 0;
+        for (const WrittenRange& range : ranges)
+          total += range.size;
+        written.resize(total);
+        size_t at = 0;
+        for (const WrittenRange& range : ranges) {
+          std::memcpy(written.data() + at, bytes + range.offset, range.size);
+          at += range.size;
+        }
+        if (ranges.empty())
+          return;   // nothing written: the host's copy is already right
+        if (total == size)
+          ranges.clear();   // every page: the plain form says the same without ranges
+        else {
+          bytes = written.data();
+          size = written.size();
+        }
+      }
+    } else if (memory.servedLocally) {
       return;   // the host never mapped it
+    }
   }
+  std::vector<NPT_BYTE_RANGE> wireRanges(ranges.size());
+  for (size_t i = 0; i < ranges.size(); i++)
+    wireRanges[i] = { ranges[i].offset, ranges[i].size };
   record([&](Recorder& r) {
-    protocol::Payload payload = bytes ? r.payload(bytes->data(), bytes->size()) : protocol::Payload::none();
-    return protocol::encode_ID3D11DeviceContext_Unmap(r.writer(), m_id, id, subresource, payload);
+    protocol::Payload payload = bytes ? r.payload(bytes, size) : protocol::Payload::none();
+    return protocol::encode_ID3D11DeviceContext_Unmap(r.writer(), m_id, id, subresource, type, UINT(wireRanges.size()),
+                                                       wireRanges.empty() ? nullptr : wireRanges.data(), payload);
   });
 }
 

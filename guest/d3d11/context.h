@@ -293,6 +293,7 @@ private:
   bool setUavs(std::array<Binding<UnorderedAccessView>, D3D11_1_UAV_SLOT_COUNT>& slots, UINT start, UINT count,
                ID3D11UnorderedAccessView* const* views, protocol::ObjectId* ids);
 
+  bool noOverwriteAllowed(const ResourceInfo& info) const;
   HRESULT mapGuestStaged(ResourceState& state, UINT subresource, D3D11_MAP type, D3D11_MAPPED_SUBRESOURCE* mapped);
   HRESULT callSyncMap(ID3D11Resource* resource, ResourceState& state, UINT subresource, D3D11_MAP type, UINT flags,
                       D3D11_MAPPED_SUBRESOURCE* mapped);

@@ -411,6 +411,8 @@ HRESULT createShader(Device* device, const void* bytecode, SIZE_T length, ID3D11
     runtime->releaseUnusedId(id);
     return hr;
   }
+  if (linkage)
+    static_cast<ClassLinkage*>(linkage)->noteShader(bytecode, size_t(length));
   *out = addRefed(static_cast<Interface*>(new ShaderClass(device, id)));
   return S_OK;
 }

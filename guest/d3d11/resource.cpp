@@ -23,7 +23,8 @@ MapMemory& ResourceState::shadow(UINT subresource) {
   MapMemory& m = m_maps[subresource];
   if (m.bytes.empty()) {
     SubresourceFootprint f = m_info.footprintOf(subresource);
-    m.bytes.assign(size_t(f.size()), 0);
+    const bool watch = m_info.dimension == D3D11_RESOURCE_DIMENSION_BUFFER && f.size() >= MapBytes::kWatchFromBytes;
+    m.bytes.allocate(size_t(f.size()), watch);
     m.rowPitch = f.rowPitch;
     m.depthPitch = f.depthPitch;
   }

@@ -5,6 +5,7 @@
 
 #include "device_child.h"
 #include "formats.h"
+#include "map_memory.h"
 
 // What every resource (buffer, 1D/2D/3D texture) shares: the normalized description
 // the context needs for validation and footprints, and the guest-side memory of maps
@@ -13,7 +14,8 @@
 // Map memory ("shadow"): a DYNAMIC resource's subresource keeps a guest copy of
 // what the host holds, so WRITE_DISCARD and WRITE_NO_OVERWRITE return it at once
 // and Unmap sends its bytes (tightly packed rows: rowPitch = width in blocks x block
-// bytes, depthPitch = rowPitch x rows). A STAGING map receives the host's bytes and
+// bytes, depthPitch = rowPitch x rows) — for a large buffer only the pages the
+// application wrote during the map (map_memory.h). A STAGING map receives the host's bytes and
 // pitches through the sync Map and, for WRITE/READ_WRITE, sends them back with Unmap.
 // The guest then knows the staging subresource's contents until the GPU may write it
 // (a copy or resolve into it, a command list executed): while it does, a later Map is
@@ -46,7 +48,7 @@ struct ResourceInfo {
 };
 
 struct MapMemory {
-  std::vector<uint8_t> bytes;
+  MapBytes bytes;   // DYNAMIC buffers from MapBytes::kWatchFromBytes on: write-watched
   UINT rowPitch = 0;
   UINT depthPitch = 0;
   bool mapped = false;

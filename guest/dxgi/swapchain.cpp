@@ -145,7 +145,11 @@ void SwapChain::releaseBuffers() {
 bool SwapChain::buffersReferenced() const {
   for (const BackBuffer& buffer : m_buffers) {
     if (buffer.privateHold) {
-      if (static_cast<Texture2D*>(static_cast<ID3D11Texture2D1*>(buffer.texture))->publicRefs() > 0)
+      // Windows counts views too, and what a context still binds: a view holds a private
+      // reference on its resource, and bindings keep the view (so its reference) alive.
+      // The swapchain's own hold is the one private reference left when nothing else is.
+      const Texture2D* texture = static_cast<Texture2D*>(static_cast<ID3D11Texture2D1*>(buffer.texture));
+      if (texture->publicRefs() > 0 || texture->privateRefs() > 1)
         return true;
       continue;
     }

@@ -360,7 +360,7 @@ std::vector<std::vector<uint8_t>> executorStreams() {
     encode_ID3D11DeviceContext_DrawInstancedIndirect(w, context, 12, 16);
     encode_ID3D11DeviceContext_CopyResource(w, context, 11, 10);
     encode_ID3D11DeviceContext_Map(w, context, 11, 0, D3D11_MAP_READ, 0);
-    encode_ID3D11DeviceContext_Unmap(w, context, 11, 0, Payload::none());
+    encode_ID3D11DeviceContext_Unmap(w, context, 11, 0, D3D11_MAP_READ, 0, nullptr, Payload::none());
     D3D11_SHADER_RESOURCE_VIEW_DESC srv = {};
     srv.Format = DXGI_FORMAT_R32_FLOAT;
     srv.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;

@@ -33,7 +33,7 @@ void goodFrame(ExecutorContext& context, bool first) {
   protocol::encode_ID3D11DeviceContext_ClearRenderTargetView(w, kContext, 11, color);
   protocol::encode_ID3D11DeviceContext_CopyResource(w, kContext, 12, 10);
   protocol::encode_ID3D11DeviceContext_Map(w, kContext, 12, 0, D3D11_MAP_READ, 0);
-  protocol::encode_ID3D11DeviceContext_Unmap(w, kContext, 12, 0, Payload::none());
+  protocol::encode_ID3D11DeviceContext_Unmap(w, kContext, 12, 0, D3D11_MAP_READ, 0, nullptr, Payload::none());
   ASSERT_TRUE(w.ok());
   ASSERT_EQ(context.run(buffer.data(), w.size()), protocol::ErrorCode::Ok);
   ASSERT_FALSE(context.executor().isFatal()) << context.executor().fatalError().message;

@@ -86,7 +86,7 @@ std::vector<uint8_t> clearAndReadBack(WireGuest& guest, ObjectId firstId, float 
   std::vector<uint8_t> bytes;
   if (data.isBulk) bytes.assign(guest.bulk(data.bulk), guest.bulk(data.bulk) + data.bulk.size);
   else if (!data.isNull) bytes.assign(static_cast<const uint8_t*>(data.data), static_cast<const uint8_t*>(data.data) + data.size);
-  protocol::encode_ID3D11DeviceContext_Unmap(guest.w(), kContext, staging, 0, Payload::none());
+  protocol::encode_ID3D11DeviceContext_Unmap(guest.w(), kContext, staging, 0, D3D11_MAP_READ, 0, nullptr, Payload::none());
   for (ObjectId id : {rtv, texture, staging}) {
     guest.w().u32(protocol::packHeader(protocol::OpDestroyObject, 2));
     guest.w().u32(id);

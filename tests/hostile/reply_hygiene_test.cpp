@@ -156,7 +156,7 @@ TEST(ReplyHygiene, ExecutorOnTheRecordingBackendRepliesOnlyInitialisedBytes) {
     protocol::encode_ID3D11Device_CreateTexture2D(w, kDevice, &desc, 0, nullptr, r.id);
     protocol::encode_ID3D11DeviceContext_Map(w, kContext, r.id, 0, D3D11_MAP_READ, 0);
     runKeepingReplies();
-    protocol::encode_ID3D11DeviceContext_Unmap(w, kContext, r.id, 0, Payload::none());
+    protocol::encode_ID3D11DeviceContext_Unmap(w, kContext, r.id, 0, D3D11_MAP_READ, 0, nullptr, Payload::none());
     runKeepingReplies();
   }
   // Query results through push slots.

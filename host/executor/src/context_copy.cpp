@@ -53,8 +53,12 @@ void Executor::copyRegion(const char* method, ObjectId self, ObjectId pDst, UINT
     // D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD are the only flags.
     if (copyFlags & ~UINT(D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD))
       return drop(method, "unknown copy flags 0x%x", copyFlags);
-    if (!state->context1) return notImplemented(method);
-    state->context1->CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, copyFlags);
+    // The flags are promises about the destination's use (performance hints): a backend
+    // without ID3D11DeviceContext1 makes the plain copy, which keeps both promises.
+    if (state->context1)
+      state->context1->CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, copyFlags);
+    else
+      context->CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
   } else {
     context->CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
   }
@@ -205,7 +209,8 @@ void Executor::ID3D11DeviceContext1_DiscardResource(ObjectId self, ObjectId pRes
   Record* record = nullptr;
   if (!context || !resolveAs(pResource, InterfaceId::ID3D11Resource, false, "DiscardResource", &resource, &record)) return;
   if (!sameDevice(record, device, pResource, "DiscardResource")) return;
-  if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardResource");
+  // Discarding is a hint: a backend without ID3D11DeviceContext1 keeps the contents.
+  if (!state->context1) return log("DiscardResource: ignored (backend without ID3D11DeviceContext1)");
   state->context1->DiscardResource(resource);
   noteWrite(self, context, resource);
 }
@@ -218,7 +223,7 @@ void Executor::ID3D11DeviceContext1_DiscardView(ObjectId self, ObjectId pResourc
   Record* record = nullptr;
   if (!context || !resolveAs(pResourceView, InterfaceId::ID3D11View, false, "DiscardView", &view, &record)) return;
   if (!sameDevice(record, device, pResourceView, "DiscardView")) return;
-  if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView");
+  if (!state->context1) return log("DiscardView: ignored (backend without ID3D11DeviceContext1)");
   state->context1->DiscardView(view);
   noteViewWrite(self, context, view);
 }
@@ -232,7 +237,7 @@ void Executor::ID3D11DeviceContext1_DiscardView1(ObjectId self, ObjectId pResour
   Record* record = nullptr;
   if (!context || !resolveAs(pResourceView, InterfaceId::ID3D11View, false, "DiscardView1", &view, &record)) return;
   if (!sameDevice(record, device, pResourceView, "DiscardView1")) return;
-  if (!state->context1) return notImplemented("ID3D11DeviceContext1::DiscardView1");
+  if (!state->context1) return log("DiscardView1: ignored (backend without ID3D11DeviceContext1)");
   if (NumRects && !pRects) return drop("DiscardView1", "%u rects without an array", NumRects);
   state->context1->DiscardView1(view, NumRects ? pRects : nullptr, NumRects);
   noteViewWrite(self, context, view);
@@ -257,8 +262,16 @@ void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, con
   for (UINT i = 0; i < NumRects; i++)
     if (pRect[i].left > pRect[i].right || pRect[i].top > pRect[i].bottom)
       return drop(method, "rect %u is inverted", i);
-  if (!state->context1) return notImplemented("ID3D11DeviceContext1::ClearView");
-  state->context1->ClearView(view, Color, NumRects ? pRect : nullptr, NumRects);
+  if (state->context1) {
+    state->context1->ClearView(view, Color, NumRects ? pRect : nullptr, NumRects);
+  } else if (NumRects == 0 && type == ObjectType::RenderTargetView) {
+    // Without ID3D11DeviceContext1 a whole-view clear is the 11.0 clear of its kind.
+    context->ClearRenderTargetView(static_cast<ID3D11RenderTargetView*>(view), Color);
+  } else if (NumRects == 0) {
+    context->ClearUnorderedAccessViewFloat(static_cast<ID3D11UnorderedAccessView*>(view), Color);
+  } else {
+    return drop(method, "rects on a backend without ID3D11DeviceContext1");
+  }
   noteViewWrite(self, context, view);
 }
 

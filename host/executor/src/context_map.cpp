@@ -5,12 +5,17 @@
 //    keeps the bytes until its Unmap. The reply carries the bytes inline up to
 //    maxInlineReplyBytes, beyond that in the context's reply area (bulk region 0) as a
 //    bulk reference.
-//  * Unmap carries the guest's bytes of a write map (tightly packed, the whole
-//    subresource) or nothing (read maps). Write maps of DYNAMIC resources are staged in
-//    the guest and reach the host only here: they are written with WRITE_DISCARD. So
-//    are write maps of STAGING subresources whose contents the guest already knew (no
-//    GPU write since its last map): written with WRITE, the host never mapped them.
+//  * Unmap carries the map type and the guest's bytes of a write map, tightly packed:
+//    the whole subresource, or only the byte ranges the application wrote (the guest
+//    watches its map memory's pages), or nothing (read maps). Write maps of DYNAMIC
+//    resources are staged in the guest and reach the host only here: they are written
+//    with the application's map type (WRITE_DISCARD or WRITE_NO_OVERWRITE, so appending
+//    behind data the GPU still reads neither renames the buffer nor resends it). So are
+//    write maps of STAGING subresources whose contents the guest already knew (no GPU
+//    write since its last map): written with WRITE, the host never mapped them.
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "npt/executor/executor.h"
 #include "npt/validation/context_calls.h"
@@ -37,6 +42,44 @@ bool tightLayout(const validation::ResourceShape& shape, UINT subresource, Tight
   out.rows = footprint.rows;
   out.depth = shape.dimension == D3D11_RESOURCE_DIMENSION_TEXTURE3D ? footprint.depth : 1;
   return true;
+}
+
+// The ranges of a ranged Unmap: non-empty, in increasing order without overlap, inside
+// the tightly packed subresource, and their sizes add up to the bytes received.
+bool rangesFit(const NPT_BYTE_RANGE* ranges, UINT count, uint64_t subresourceBytes, size_t received,
+               std::string& problem) {
+  uint64_t end = 0, total = 0;
+  for (UINT i = 0; i < count; i++) {
+    const uint64_t offset = ranges[i].Offset, size = ranges[i].Size;
+    if (size == 0 || offset < end || offset + size > subresourceBytes) {
+      problem = "range " + std::to_string(i) + " (" + std::to_string(offset) + "+" + std::to_string(size) +
+                ") is empty, overlaps the one before or leaves the subresource of " +
+                std::to_string(subresourceBytes) + " bytes";
+      return false;
+    }
+    end = offset + size;
+    total += size;
+  }
+  if (total != received) {
+    problem = std::to_string(received) + " bytes for ranges of " + std::to_string(total);
+    return false;
+  }
+  return true;
+}
+
+// Writes `size` bytes at `offset` of the tight layout into the backend's mapping, whose
+// pitches are its own: a range may start and end inside rows and cross slices.
+void copyTightRange(uint8_t* target, const D3D11_MAPPED_SUBRESOURCE& backend, const TightLayout& layout,
+                    uint64_t offset, uint64_t size, const uint8_t* source) {
+  while (size) {
+    const uint64_t row = offset / layout.rowBytes, column = offset % layout.rowBytes;
+    const uint64_t chunk = std::min(size, layout.rowBytes - column);
+    std::memcpy(target + (row / layout.rows) * backend.DepthPitch + (row % layout.rows) * backend.RowPitch + column,
+                source, chunk);
+    source += chunk;
+    offset += chunk;
+    size -= chunk;
+  }
 }
 
 }  // namespace
@@ -103,7 +146,8 @@ HRESULT Executor::ID3D11DeviceContext_Map(ObjectId self, ObjectId pResource, UIN
   return S_OK;
 }
 
-void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT Subresource, const Payload& Data) {
+void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT Subresource, D3D11_MAP MapType,
+                                         UINT NumRanges, const NPT_BYTE_RANGE* pRanges, const Payload& Data) {
   const char* method = "Unmap";
   DeviceState* device = nullptr;
   ID3D11DeviceContext* context = contextOf(self, method, &device);
@@ -115,18 +159,29 @@ void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT
   const bool mappedOnHost = Subresource < state->mapped.size() && state->mapped[Subresource];
   const bool dynamic = state->shape.usage == D3D11_USAGE_DYNAMIC;
   const bool stagedInGuest = !mappedOnHost && !Data.isNull && (dynamic || state->shape.usage == D3D11_USAGE_STAGING);
-  const D3D11_MAP guestMapType = dynamic ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
   if (stagedInGuest) {
-    // The guest mapped for writing without a round trip; check that map now.
-    if (!admit(validation::validateMap(state->shape, Subresource, guestMapType, 0, false, device->limits), method))
+    // The guest mapped for writing without a round trip; check that map now, with the
+    // type the application asked for.
+    if (!admit(validation::validateMap(state->shape, Subresource, MapType, 0, false, device->limits), method))
       return;
   } else if (!admit(validation::validateUnmap(state->shape, Subresource, mappedOnHost), method)) {
     return;
+  } else if (MapType != D3D11_MAP(state->mapped[Subresource])) {
+    makeFatal(FatalCode::Validation, "Unmap: map type " + std::to_string(unsigned(MapType)) +
+                                         " for a subresource mapped with type " +
+                                         std::to_string(unsigned(state->mapped[Subresource])));
+    return;
   }
-  const D3D11_MAP mapType = stagedInGuest ? guestMapType : D3D11_MAP(state->mapped[Subresource]);
   state->mapped[Subresource] = 0;
-  if (Data.isNull) return;   // a read map: nothing to write back
-  if (mapType == D3D11_MAP_READ) {
+  if (!pRanges && NumRanges) {
+    makeFatal(FatalCode::Validation, "Unmap: " + std::to_string(NumRanges) + " ranges announced, none sent");
+    return;
+  }
+  if (Data.isNull) {   // a read map: nothing to write back
+    if (NumRanges) makeFatal(FatalCode::Validation, "Unmap: ranges without bytes");
+    return;
+  }
+  if (MapType == D3D11_MAP_READ) {
     makeFatal(FatalCode::Validation, "Unmap: bytes sent for a subresource mapped for reading");
     return;
   }
@@ -135,13 +190,18 @@ void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT
   size_t size = 0;
   if (!tightLayout(state->shape, Subresource, layout) || !payloadBytes(Data, m_payloadCopy, &bytes, &size, method))
     return;
-  if (size != layout.bytes()) {
-    makeFatal(FatalCode::Validation, "Unmap: " + std::to_string(size) + " bytes for a subresource of " +
-                                         std::to_string(layout.bytes()));
+  std::string rangeProblem;
+  if (NumRanges == 0 ? size != layout.bytes() : !rangesFit(pRanges, NumRanges, layout.bytes(), size, rangeProblem)) {
+    makeFatal(FatalCode::Validation,
+              NumRanges == 0 ? "Unmap: " + std::to_string(size) + " bytes for a subresource of " +
+                                   std::to_string(layout.bytes())
+                             : "Unmap: " + rangeProblem);
     return;
   }
-  // Write maps of staging resources keep the contents; the guest sends all of them.
-  D3D11_MAP backendType = state->shape.usage == D3D11_USAGE_DYNAMIC ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
+  // DYNAMIC: the application's own map type (NO_OVERWRITE must not rename the buffer
+  // that earlier draws still read). STAGING: plain WRITE keeps the contents the ranges
+  // leave alone; a whole subresource replaces all of them.
+  const D3D11_MAP backendType = dynamic ? MapType : D3D11_MAP_WRITE;
   D3D11_MAPPED_SUBRESOURCE backend = {};
   HRESULT hr = context->Map(resource, Subresource, backendType, 0, &backend);
   if (FAILED(hr)) {
@@ -149,10 +209,14 @@ void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT
     return;
   }
   auto* target = static_cast<uint8_t*>(backend.pData);
-  for (uint64_t z = 0; z < layout.depth; z++)
-    for (uint64_t row = 0; row < layout.rows; row++)
-      std::memcpy(target + z * backend.DepthPitch + row * backend.RowPitch,
-                  bytes + (z * layout.rows + row) * layout.rowBytes, layout.rowBytes);
+  if (NumRanges == 0) {
+    copyTightRange(target, backend, layout, 0, layout.bytes(), bytes);
+  } else {
+    for (UINT i = 0; i < NumRanges; i++) {
+      copyTightRange(target, backend, layout, pRanges[i].Offset, pRanges[i].Size, bytes);
+      bytes += pRanges[i].Size;
+    }
+  }
   context->Unmap(resource, Subresource);
 }
 
@@ -181,8 +245,12 @@ void Executor::updateSubresource(const char* method, ObjectId self, ObjectId pDs
   if (version1) {
     if (copyFlags & ~UINT(D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD))
       return drop(method, "unknown copy flags 0x%x", copyFlags);
-    if (!state->context1) return notImplemented(method);
-    state->context1->UpdateSubresource1(resource, subresource, box, bytes, rowPitch, depthPitch, copyFlags);
+    // The flags are hints (see copyRegion): without ID3D11DeviceContext1 the plain update
+    // (validation already refused what only 11.1 allows: partial constant updates).
+    if (state->context1)
+      state->context1->UpdateSubresource1(resource, subresource, box, bytes, rowPitch, depthPitch, copyFlags);
+    else
+      context->UpdateSubresource(resource, subresource, box, bytes, rowPitch, depthPitch);
   } else {
     context->UpdateSubresource(resource, subresource, box, bytes, rowPitch, depthPitch);
   }

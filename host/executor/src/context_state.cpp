@@ -47,18 +47,22 @@ void Executor::setConstantBuffers(const char* method, ObjectId self, UINT start,
   (context->*set)(start, count, buffers.data());
 }
 
-template<typename Set>
+template<typename Set1, typename Set>
 void Executor::setConstantBuffers1(const char* method, ObjectId self, UINT start, UINT count, const ObjectId* ids,
-                                   const UINT* first, const UINT* num, Set set) {
+                                   const UINT* first, const UINT* num, Set1 set1, Set set) {
   DeviceState* device = nullptr;
   ContextState* state = nullptr;
   ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
   if (!context || !admit(validation::validateSlotRange(SlotKind::ConstantBuffer, start, count, device->limits), method))
     return;
-  if (!state->context1) return notImplemented(method);
   std::array<ID3D11Buffer*, kMaxSlots> buffers{};
   if (!resolveArray(ids, count, InterfaceId::ID3D11Buffer, device, method, buffers.data())) return;
-  (state->context1->*set)(start, count, buffers.data(), first, num);
+  if (state->context1) return (state->context1->*set1)(start, count, buffers.data(), first, num);
+  // A backend without ID3D11DeviceContext1 binds whole buffers only: the call without
+  // ranges is the 11.0 one; ranges it cannot honour (as an 11.0 runtime without
+  // constant-buffer offsetting) are dropped.
+  if (first || num) return drop(method, "constant-buffer ranges on a backend without ID3D11DeviceContext1");
+  (context->*set)(start, count, buffers.data());
 }
 
 template<typename Shader, typename Set>
@@ -97,7 +101,8 @@ void Executor::setShader(const char* method, ObjectId self, ObjectId shader, Int
                                                                     const ObjectId* ids, const UINT* first,           \
                                                                     const UINT* num) {                                \
     setConstantBuffers1(#Stage "SetConstantBuffers1", self, StartSlot, NumBuffers, ids, first, num,                  \
-                        &ID3D11DeviceContext1::Stage##SetConstantBuffers1);                                          \
+                        &ID3D11DeviceContext1::Stage##SetConstantBuffers1,                                           \
+                        &ID3D11DeviceContext::Stage##SetConstantBuffers);                                            \
   }                                                                                                                   \
   void Executor::ID3D11DeviceContext_##Stage##SetShader(ObjectId self, ObjectId shader, const ObjectId* instances,     \
                                                          UINT numInstances) {                                         \

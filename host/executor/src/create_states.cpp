@@ -1,4 +1,6 @@
-// State objects and queries; deferred contexts, counters and fences are not executed yet.
+// State objects, queries and counters (none: no backend has them), deferred contexts.
+#include <cstring>
+
 #include "npt/executor/executor.h"
 #include "npt/validation/shaders.h"
 #include "npt/validation/states.h"
@@ -46,8 +48,11 @@ void Executor::ID3D11Device_CreateBlendState(ObjectId self, const D3D11_BLEND_DE
 }
 
 void Executor::ID3D11Device_CreateDepthStencilState(ObjectId self, const D3D11_DEPTH_STENCIL_DESC* desc, ObjectId out) {
+  // Backends trust their callers: the fields of disabled tests, which need not be valid,
+  // become the defaults.
+  const D3D11_DEPTH_STENCIL_DESC normalized = validation::normalizedDepthStencilDesc(*desc);
   NPT_CREATE_STATE("CreateDepthStencilState", validation::validateDepthStencilDesc(*desc), DepthStencilState,
-                   ID3D11DepthStencilState, d->CreateDepthStencilState(desc, &state));
+                   ID3D11DepthStencilState, d->CreateDepthStencilState(&normalized, &state));
 }
 
 void Executor::ID3D11Device_CreateRasterizerState(ObjectId self, const D3D11_RASTERIZER_DESC* desc, ObjectId out) {
@@ -60,40 +65,108 @@ void Executor::ID3D11Device_CreateSamplerState(ObjectId self, const D3D11_SAMPLE
                    d->CreateSamplerState(desc, &state));
 }
 
+// The 11.1+ state creations on a backend without the newer device interface: a
+// description that uses nothing the older one lacks is created with the older call (the
+// object then answers only the older interface on the host, which is all the executor
+// asks of it); one that does (logic ops, forced sample counts, conservative
+// rasterization) has no backend counterpart, as the backend refuses it (logged, later
+// uses dropped). Never a fatal error: the call was valid.
+namespace {
+
+D3D11_BLEND_DESC blendDesc10(const D3D11_BLEND_DESC1& desc, bool* usesLogicOps) {
+  D3D11_BLEND_DESC out = {};
+  out.AlphaToCoverageEnable = desc.AlphaToCoverageEnable;
+  out.IndependentBlendEnable = desc.IndependentBlendEnable;
+  *usesLogicOps = false;
+  for (UINT i = 0; i < D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
+    const D3D11_RENDER_TARGET_BLEND_DESC1& from = desc.RenderTarget[i];
+    D3D11_RENDER_TARGET_BLEND_DESC& to = out.RenderTarget[i];
+    to.BlendEnable = from.BlendEnable;
+    to.SrcBlend = from.SrcBlend;
+    to.DestBlend = from.DestBlend;
+    to.BlendOp = from.BlendOp;
+    to.SrcBlendAlpha = from.SrcBlendAlpha;
+    to.DestBlendAlpha = from.DestBlendAlpha;
+    to.BlendOpAlpha = from.BlendOpAlpha;
+    to.RenderTargetWriteMask = from.RenderTargetWriteMask;
+    if (from.LogicOpEnable) *usesLogicOps = true;
+  }
+  return out;
+}
+
+D3D11_RASTERIZER_DESC rasterizerDesc10(const D3D11_RASTERIZER_DESC2& desc) {
+  D3D11_RASTERIZER_DESC out = {};
+  out.FillMode = desc.FillMode;
+  out.CullMode = desc.CullMode;
+  out.FrontCounterClockwise = desc.FrontCounterClockwise;
+  out.DepthBias = desc.DepthBias;
+  out.DepthBiasClamp = desc.DepthBiasClamp;
+  out.SlopeScaledDepthBias = desc.SlopeScaledDepthBias;
+  out.DepthClipEnable = desc.DepthClipEnable;
+  out.ScissorEnable = desc.ScissorEnable;
+  out.MultisampleEnable = desc.MultisampleEnable;
+  out.AntialiasedLineEnable = desc.AntialiasedLineEnable;
+  return out;
+}
+
+D3D11_RASTERIZER_DESC2 rasterizerDesc2(const D3D11_RASTERIZER_DESC1& desc) {
+  D3D11_RASTERIZER_DESC2 out = {};
+  out.FillMode = desc.FillMode;
+  out.CullMode = desc.CullMode;
+  out.FrontCounterClockwise = desc.FrontCounterClockwise;
+  out.DepthBias = desc.DepthBias;
+  out.DepthBiasClamp = desc.DepthBiasClamp;
+  out.SlopeScaledDepthBias = desc.SlopeScaledDepthBias;
+  out.DepthClipEnable = desc.DepthClipEnable;
+  out.ScissorEnable = desc.ScissorEnable;
+  out.MultisampleEnable = desc.MultisampleEnable;
+  out.AntialiasedLineEnable = desc.AntialiasedLineEnable;
+  out.ForcedSampleCount = desc.ForcedSampleCount;
+  out.ConservativeRaster = D3D11_CONSERVATIVE_RASTERIZATION_MODE_OFF;
+  return out;
+}
+
+// A rasterizer state from the newest interface the backend has that can express `desc`;
+// E_NOTIMPL when none can.
+HRESULT createRasterizerState(const DeviceState& owner, ID3D11Device* device, const D3D11_RASTERIZER_DESC2& desc,
+                              ID3D11RasterizerState** out) {
+  if (owner.device3)
+    return owner.device3->CreateRasterizerState2(&desc, reinterpret_cast<ID3D11RasterizerState2**>(out));
+  if (desc.ConservativeRaster != D3D11_CONSERVATIVE_RASTERIZATION_MODE_OFF) return E_NOTIMPL;
+  if (owner.device1) {
+    D3D11_RASTERIZER_DESC1 desc1 = {};
+    std::memcpy(&desc1, &desc, sizeof(desc1));   // DESC2 extends DESC1 with ConservativeRaster
+    return owner.device1->CreateRasterizerState1(&desc1, reinterpret_cast<ID3D11RasterizerState1**>(out));
+  }
+  if (desc.ForcedSampleCount != 0) return E_NOTIMPL;
+  D3D11_RASTERIZER_DESC desc10 = rasterizerDesc10(desc);
+  return device->CreateRasterizerState(&desc10, out);
+}
+
+}  // namespace
+
 void Executor::ID3D11Device1_CreateBlendState1(ObjectId self, const D3D11_BLEND_DESC1* desc, ObjectId out) {
   std::shared_ptr<DeviceState> owner = deviceOf(self, "CreateBlendState1");
-  if (owner && !owner->device1) return notImplemented("ID3D11Device1::CreateBlendState1 (backend without ID3D11Device1)");
-  NPT_CREATE_STATE("CreateBlendState1", validation::validateBlendDesc1(*desc), BlendState, ID3D11BlendState1,
-                   owner->device1->CreateBlendState1(desc, &state));
+  ID3D11Device1* device1 = owner ? owner->device1 : nullptr;
+  NPT_CREATE_STATE("CreateBlendState1", validation::validateBlendDesc1(*desc), BlendState, ID3D11BlendState, [&] {
+    if (device1) return device1->CreateBlendState1(desc, reinterpret_cast<ID3D11BlendState1**>(&state));
+    bool usesLogicOps = false;
+    const D3D11_BLEND_DESC desc10 = blendDesc10(*desc, &usesLogicOps);
+    return usesLogicOps ? E_NOTIMPL : d->CreateBlendState(&desc10, &state);
+  }());
 }
 
 void Executor::ID3D11Device1_CreateRasterizerState1(ObjectId self, const D3D11_RASTERIZER_DESC1* desc, ObjectId out) {
   std::shared_ptr<DeviceState> owner = deviceOf(self, "CreateRasterizerState1");
-  if (owner && !owner->device1)
-    return notImplemented("ID3D11Device1::CreateRasterizerState1 (backend without ID3D11Device1)");
-  D3D11_RASTERIZER_DESC2 desc2 = {};
-  desc2.FillMode = desc->FillMode;
-  desc2.CullMode = desc->CullMode;
-  desc2.FrontCounterClockwise = desc->FrontCounterClockwise;
-  desc2.DepthBias = desc->DepthBias;
-  desc2.DepthBiasClamp = desc->DepthBiasClamp;
-  desc2.SlopeScaledDepthBias = desc->SlopeScaledDepthBias;
-  desc2.DepthClipEnable = desc->DepthClipEnable;
-  desc2.ScissorEnable = desc->ScissorEnable;
-  desc2.MultisampleEnable = desc->MultisampleEnable;
-  desc2.AntialiasedLineEnable = desc->AntialiasedLineEnable;
-  desc2.ForcedSampleCount = desc->ForcedSampleCount;
-  desc2.ConservativeRaster = D3D11_CONSERVATIVE_RASTERIZATION_MODE_OFF;
+  const D3D11_RASTERIZER_DESC2 desc2 = rasterizerDesc2(*desc);
   NPT_CREATE_STATE("CreateRasterizerState1", validation::validateRasterizerDesc2(desc2), RasterizerState,
-                   ID3D11RasterizerState1, owner->device1->CreateRasterizerState1(desc, &state));
+                   ID3D11RasterizerState, createRasterizerState(*owner, d, desc2, &state));
 }
 
 void Executor::ID3D11Device3_CreateRasterizerState2(ObjectId self, const D3D11_RASTERIZER_DESC2* desc, ObjectId out) {
   std::shared_ptr<DeviceState> owner = deviceOf(self, "CreateRasterizerState2");
-  if (owner && !owner->device3)
-    return notImplemented("ID3D11Device3::CreateRasterizerState2 (backend without ID3D11Device3)");
   NPT_CREATE_STATE("CreateRasterizerState2", validation::validateRasterizerDesc2(*desc), RasterizerState,
-                   ID3D11RasterizerState2, owner->device3->CreateRasterizerState2(desc, &state));
+                   ID3D11RasterizerState, createRasterizerState(*owner, d, *desc, &state));
 }
 
 #undef NPT_CREATE_STATE
@@ -163,8 +236,29 @@ void Executor::ID3D11Device3_CreateQuery1(ObjectId self, const D3D11_QUERY_DESC1
   });
 }
 
+// No backend has device-dependent counters (wined3d and DXVK report none), and the guest
+// answers CheckCounterInfo/CreateCounter itself (DXGI_ERROR_UNSUPPORTED): a counter that
+// arrives anyway gets no backend counterpart (logged; later uses dropped).
 void Executor::ID3D11Device_CreateCounter(ObjectId self, const D3D11_COUNTER_DESC* pCounterDesc, ObjectId ppCounter) {
-  notImplemented("ID3D11Device::CreateCounter");
+  std::shared_ptr<DeviceState> owner = deviceOf(self, "CreateCounter");
+  if (isFatal()) return;
+  log("CreateCounter: counter %u is not supported (the backend has no counters); object %u has no backend counterpart",
+      unsigned(pCounterDesc->Counter), ppCounter);
+  insertFailed(ppCounter, ObjectType::Counter, owner);
+}
+
+// Context state objects live in the guest (it swaps by recording ClearState and the
+// incoming state's setters), so the guest runtime sends neither call. One that arrives is
+// answered without the backend: the state object has no backend counterpart (logged),
+// and swapping to it is dropped (resolve drops uses of such ids).
+void Executor::ID3D11Device1_CreateDeviceContextState(ObjectId self, UINT Flags, const D3D_FEATURE_LEVEL* pFeatureLevels,
+                                                     UINT FeatureLevels, UINT SDKVersion, const GUID& EmulatedInterface,
+                                                     ObjectId ppContextState) {
+  std::shared_ptr<DeviceState> owner = deviceOf(self, "CreateDeviceContextState");
+  if (isFatal()) return;
+  log("CreateDeviceContextState: context state objects are the guest's; object %u has no backend counterpart",
+      ppContextState);
+  insertFailed(ppContextState, ObjectType::DeviceContextState, owner);
 }
 
 void Executor::createDeferredContext(const char* method, ObjectId self, UINT flags, ObjectId id) {

@@ -1,10 +1,42 @@
 // DXGI on the wire. Factories, adapters, outputs and swapchains live in the guest
 // (contracts 2 and 4: answered from the host info, back buffers presented with
-// PresentBuffer), so the guest runtime sends none of these; each fails loudly if a
-// guest does.
+// PresentBuffer): the host has no such objects, so the decoder refuses a method selected
+// on one before it gets here, and these bodies stop the context if it ever did.
+// What a guest can validly send has a defined answer:
+//  * the DXGI faces of D3D11 objects (IDXGIDevice* of a device, IDXGIResource1 of a
+//    resource): frame latency is the guest's (ignored, logged), Trim reaches the backend's
+//    IDXGIDevice3, offering is advisory (the host never discards: offers are logged,
+//    ReclaimResources(1) answer "not discarded"), subresource surfaces have no host object;
+//  * the entry points: D3D11CreateDeviceAndSwapChain without a swapchain is
+//    D3D11CreateDevice; factories and swapchains are the guest's (E_NOTIMPL, logged).
+#include <vector>
+
 #include "npt/executor/executor.h"
+#include "records.h"
 
 namespace npt::executor {
+
+using objects::InterfaceId;
+
+namespace {
+constexpr const char* kGuestOnly = "DXGI factories, adapters, outputs and swapchains live in the guest";
+}
+
+bool Executor::resolveOfferedResources(const char* method, ObjectId self, UINT count, const ObjectId* ids) {
+  std::shared_ptr<DeviceState> owner = deviceOf(self, method);
+  if (!owner) return false;
+  if (count && !ids) {
+    drop(method, "%u resources without an array", count);
+    return false;
+  }
+  std::vector<ID3D11Resource*> resources(count);
+  for (UINT i = 0; i < count; i++) {
+    Record* record = nullptr;
+    if (!resolveAs(ids[i], InterfaceId::ID3D11Resource, false, method, &resources[i], &record)) return false;
+    if (!sameDevice(record, owner.get(), ids[i], method)) return false;
+  }
+  return true;
+}
 
 HRESULT Executor::IDXGIOutput_FindClosestMatchingMode(ObjectId self, const DXGI_MODE_DESC* mode, DXGI_MODE_DESC* closest_match, ObjectId device) {
   notImplemented("IDXGIOutput::FindClosestMatchingMode");
@@ -60,7 +92,9 @@ HRESULT Executor::IDXGIFactory_CreateSwapChain(ObjectId self, ObjectId device, c
 }
 
 void Executor::IDXGIDevice1_SetMaximumFrameLatency(ObjectId self, UINT MaxLatency) {
-  notImplemented("IDXGIDevice1::SetMaximumFrameLatency");
+  if (!deviceOf(self, "SetMaximumFrameLatency")) return;
+  // The guest's swapchains bound their own latency; the presenter bounds run-ahead.
+  log("SetMaximumFrameLatency(%u): ignored (frame latency is the guest's)", MaxLatency);
 }
 
 void Executor::IDXGIFactory1_EnumAdapters1(ObjectId self, UINT Adapter, ObjectId ppAdapter) {
@@ -68,11 +102,16 @@ void Executor::IDXGIFactory1_EnumAdapters1(ObjectId self, UINT Adapter, ObjectId
 }
 
 void Executor::IDXGIResource1_CreateSubresourceSurface(ObjectId self, UINT index, ObjectId surface) {
-  notImplemented("IDXGIResource1::CreateSubresourceSurface");
+  Record* record = nullptr;
+  ID3D11Resource* resource = nullptr;
+  if (!resolveAs(self, InterfaceId::ID3D11Resource, false, "CreateSubresourceSurface", &resource, &record)) return;
+  // Surfaces are guest objects (the guest answers with its own IDXGISurface2).
+  drop("CreateSubresourceSurface", "surface %u of subresource %u has no host object", surface, index);
 }
 
 void Executor::IDXGIDevice2_OfferResources(ObjectId self, UINT NumResources, const ObjectId* ppResources, DXGI_OFFER_RESOURCE_PRIORITY Priority) {
-  notImplemented("IDXGIDevice2::OfferResources");
+  if (!resolveOfferedResources("OfferResources", self, NumResources, ppResources)) return;
+  log("OfferResources: %u resources stay resident (offering is advisory; the host never discards)", NumResources);
 }
 
 void Executor::IDXGISwapChain1_Present1(ObjectId self, UINT SyncInterval, UINT PresentFlags, const DXGI_PRESENT_PARAMETERS* pPresentParameters) {
@@ -106,7 +145,15 @@ HRESULT Executor::IDXGIOutput1_FindClosestMatchingMode1(ObjectId self, const DXG
 }
 
 void Executor::IDXGIDevice3_Trim(ObjectId self) {
-  notImplemented("IDXGIDevice3::Trim");
+  std::shared_ptr<DeviceState> owner = deviceOf(self, "Trim");
+  if (!owner) return;
+  IDXGIDevice3* dxgi = nullptr;
+  if (SUCCEEDED(owner->device->QueryInterface(__uuidof(IDXGIDevice3), reinterpret_cast<void**>(&dxgi))) && dxgi) {
+    dxgi->Trim();
+    dxgi->Release();
+  } else {
+    log("Trim: ignored (the backend device has no IDXGIDevice3)");
+  }
 }
 
 void Executor::IDXGISwapChain2_SetSourceSize(ObjectId self, UINT width, UINT height) {
@@ -160,7 +207,8 @@ void Executor::IDXGISwapChain4_SetHDRMetaData(ObjectId self, DXGI_HDR_METADATA_T
 }
 
 void Executor::IDXGIDevice4_OfferResources1(ObjectId self, UINT resource_count, const ObjectId* resources, DXGI_OFFER_RESOURCE_PRIORITY priority, UINT flags) {
-  notImplemented("IDXGIDevice4::OfferResources1");
+  if (!resolveOfferedResources("OfferResources1", self, resource_count, resources)) return;
+  log("OfferResources1: %u resources stay resident (offering is advisory; the host never discards)", resource_count);
 }
 
 void Executor::IDXGIFactory6_EnumAdapterByGpuPreference(ObjectId self, UINT adapter_idx, DXGI_GPU_PREFERENCE gpu_preference, const GUID& iid, ObjectId adapter) {
@@ -168,23 +216,43 @@ void Executor::IDXGIFactory6_EnumAdapterByGpuPreference(ObjectId self, UINT adap
 }
 
 HRESULT Executor::CreateDXGIFactory(const GUID& riid, ObjectId factory) {
-  notImplemented("CreateDXGIFactory");
-  return DXGI_ERROR_DEVICE_REMOVED;
+  log("%s: refused with E_NOTIMPL (%s)", "CreateDXGIFactory", kGuestOnly);
+  return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_NOTIMPL;
 }
 
 HRESULT Executor::CreateDXGIFactory1(const GUID& riid, ObjectId factory) {
-  notImplemented("CreateDXGIFactory1");
-  return DXGI_ERROR_DEVICE_REMOVED;
+  log("%s: refused with E_NOTIMPL (%s)", "CreateDXGIFactory1", kGuestOnly);
+  return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_NOTIMPL;
 }
 
 HRESULT Executor::CreateDXGIFactory2(UINT flags, const GUID& iid, ObjectId factory) {
-  notImplemented("CreateDXGIFactory2");
-  return DXGI_ERROR_DEVICE_REMOVED;
+  log("%s: refused with E_NOTIMPL (%s)", "CreateDXGIFactory2", kGuestOnly);
+  return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_NOTIMPL;
 }
 
 HRESULT Executor::D3D11CreateDeviceAndSwapChain(ObjectId adapter, D3D_DRIVER_TYPE driver_type, HMODULE swrast, UINT flags, const D3D_FEATURE_LEVEL* feature_levels, UINT levels, UINT sdk_version, const DXGI_SWAP_CHAIN_DESC* swapchain_desc, ObjectId swapchain, ObjectId device, D3D_FEATURE_LEVEL* obtained_feature_level, ObjectId immediate_context) {
-  notImplemented("D3D11CreateDeviceAndSwapChain");
-  return DXGI_ERROR_DEVICE_REMOVED;
+  *obtained_feature_level = D3D_FEATURE_LEVEL(0);
+  if (!swapchain_desc)   // Windows: without a swapchain description, the device alone
+    return D3D11CreateDevice(adapter, driver_type, swrast, flags, feature_levels, levels, sdk_version, device,
+                             obtained_feature_level, immediate_context);
+  log("D3D11CreateDeviceAndSwapChain: refused with E_NOTIMPL (%s)", kGuestOnly);
+  return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_NOTIMPL;
+}
+
+HRESULT Executor::IDXGIDevice2_ReclaimResources(ObjectId self, UINT NumResources, const ObjectId* ppResources,
+                                                BOOL* pDiscarded) {
+  for (UINT i = 0; i < NumResources; i++) pDiscarded[i] = FALSE;
+  if (!resolveOfferedResources("ReclaimResources", self, NumResources, ppResources))
+    return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_INVALIDARG;
+  return S_OK;   // nothing was discarded
+}
+
+HRESULT Executor::IDXGIDevice4_ReclaimResources1(ObjectId self, UINT resource_count, const ObjectId* resources,
+                                                 DXGI_RECLAIM_RESOURCE_RESULTS* results) {
+  for (UINT i = 0; i < resource_count; i++) results[i] = DXGI_RECLAIM_RESOURCE_RESULT_OK;
+  if (!resolveOfferedResources("ReclaimResources1", self, resource_count, resources))
+    return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_INVALIDARG;
+  return S_OK;
 }
 
 }  // namespace npt::executor

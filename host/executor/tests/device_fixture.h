@@ -73,7 +73,7 @@ protected:
     h.runOk();
     std::vector<uint8_t> bytes;
     EXPECT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
-    EXPECT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, protocol::Payload::none()));
+    EXPECT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, D3D11_MAP_READ, 0, nullptr, protocol::Payload::none()));
     h.runOk();
     return bytes;
   }

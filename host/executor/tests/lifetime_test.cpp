@@ -50,9 +50,9 @@ TEST_F(DeviceTest, FatalContextReleasesEverything) {
     object->AddRef();
     probes.push_back(object);
   }
-  // A method this executor does not execute: the context stops.
-  D3D11_COUNTER_DESC counter = {D3D11_COUNTER_DEVICE_DEPENDENT_0, 0};
-  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateCounter(h.w(), device, &counter, h.newId()));
+  // A protocol violation (initial data outside the context's memory): the context stops.
+  NPT_SUBRESOURCE_DATA outside = {NPT_BULK_REF{0, uint32_t(h.bulk().size() - 8), 64}, 64, 0};
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &desc, 1, &outside, h.newId()));
   h.runOk();
   ASSERT_TRUE(h.executor().isFatal());
   EXPECT_EQ(h.executor().liveObjects(), 0u);

@@ -11,6 +11,10 @@ std::vector<uint8_t> solid(size_t pixels, uint32_t rgba) {
   return bytes;
 }
 
+protocol::Payload bulkPayload(const NPT_BULK_REF& ref) {
+  return protocol::Payload::bulkRef({ref.Region, ref.Offset, ref.Size});
+}
+
 TEST_F(DeviceTest, ClearCopyAndMapReadBackTheClearColour) {
   protocol::ObjectId texture = texture2D(4, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
   protocol::ObjectId rtv = renderTarget(texture);
@@ -126,7 +130,7 @@ TEST_F(DeviceTest, StagedDynamicWritesArriveWithUnmap) {
   h.runOk();
   std::vector<uint8_t> data(256);
   for (size_t i = 0; i < data.size(); i++) data[i] = uint8_t(i * 7);
-  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, buffer, 0,
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, buffer, 0, D3D11_MAP_WRITE_DISCARD, 0, nullptr,
                                                          protocol::Payload::inlineBytes(data.data(), 256)));
   h.runOk();
   D3D11_BUFFER_DESC stagingDesc = {256, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
@@ -138,10 +142,88 @@ TEST_F(DeviceTest, StagedDynamicWritesArriveWithUnmap) {
   ASSERT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
   EXPECT_EQ(bytes, data);
   // An Unmap whose bytes disagree with the subresource size is a protocol violation.
-  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, buffer, 0,
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, buffer, 0, D3D11_MAP_WRITE_DISCARD, 0, nullptr,
                                                          protocol::Payload::inlineBytes(data.data(), 255)));
   h.runOk();
   EXPECT_TRUE(h.executor().isFatal());
+}
+
+// A write-watching guest sends only the byte ranges the application wrote: the host
+// writes them with the application's map type (NO_OVERWRITE keeps everything else) and
+// leaves the other bytes alone.
+TEST_F(DeviceTest, RangedNoOverwriteUnmapKeepsTheRest) {
+  D3D11_BUFFER_DESC desc = {64 * 1024, D3D11_USAGE_DYNAMIC, D3D11_BIND_VERTEX_BUFFER, D3D11_CPU_ACCESS_WRITE, 0, 0};
+  protocol::ObjectId buffer = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &desc, 0, nullptr, buffer));
+  std::vector<uint8_t> expected(desc.ByteWidth);
+  for (size_t i = 0; i < expected.size(); i++) expected[i] = uint8_t(i * 13 + 1);
+  // The whole buffer once (DISCARD; 64 KiB travel in bulk memory)...
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, buffer, 0, D3D11_MAP_WRITE_DISCARD, 0, nullptr,
+                                                         bulkPayload(h.stage(0, expected.data(), desc.ByteWidth))));
+  h.runOk();
+  // ...then two ranges appended with NO_OVERWRITE, their bytes concatenated.
+  const NPT_BYTE_RANGE ranges[2] = {{4096, 100}, {40000, 3000}};
+  std::vector<uint8_t> written;
+  for (const NPT_BYTE_RANGE& range : ranges)
+    for (UINT i = 0; i < range.Size; i++) {
+      expected[range.Offset + i] = uint8_t(0xA5 ^ i);
+      written.push_back(expected[range.Offset + i]);
+    }
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, buffer, 0, D3D11_MAP_WRITE_NO_OVERWRITE, 2,
+                                                         ranges, protocol::Payload::inlineBytes(written.data(),
+                                                                                                written.size())));
+  h.runOk();
+  ASSERT_FALSE(h.executor().isFatal());
+  D3D11_BUFFER_DESC stagingDesc = {desc.ByteWidth, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
+  protocol::ObjectId staging = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &stagingDesc, 0, nullptr, staging));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_CopyResource(h.w(), context, staging, buffer));
+  h.runOk();
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
+  EXPECT_TRUE(bytes == expected);
+}
+
+// Ranges the host cannot trust end the context: overlapping or unordered, empty, outside
+// the subresource, or not adding up to the bytes received. So do a map type that is not
+// the one the host mapped with, and ranges announced without any sent.
+TEST_F(DeviceTest, BadUnmapRangesAreFatal) {
+  struct Case {
+    const char* what;
+    std::vector<NPT_BYTE_RANGE> ranges;
+    size_t bytes;
+  };
+  const Case cases[] = {
+    {"overlap", {{0, 100}, {50, 100}}, 200},
+    {"unordered", {{1000, 10}, {0, 10}}, 20},
+    {"empty range", {{0, 0}}, 0},
+    {"outside", {{4000, 200}}, 200},
+    {"offset overflow", {{0xFFFFFFF0u, 0x20}}, 0x20},
+    {"sizes disagree with the bytes", {{0, 10}, {20, 10}}, 21},
+  };
+  std::vector<uint8_t> data(4096, 0x5A);
+  D3D11_BUFFER_DESC desc = {4096, D3D11_USAGE_DYNAMIC, D3D11_BIND_VERTEX_BUFFER, D3D11_CPU_ACCESS_WRITE, 0, 0};
+  for (const Case& c : cases) {
+    Harness fresh;
+    protocol::ObjectId freshDevice = 0, freshContext = 0;
+    ASSERT_EQ(fresh.createDevice(&freshDevice, &freshContext), S_OK);
+    protocol::ObjectId buffer = fresh.newId();
+    ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(fresh.w(), freshDevice, &desc, 0, nullptr, buffer));
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(fresh.w(), freshContext, buffer, 0,
+                                                           D3D11_MAP_WRITE_NO_OVERWRITE, UINT(c.ranges.size()),
+                                                           c.ranges.data(),
+                                                           protocol::Payload::inlineBytes(data.data(), c.bytes)));
+    fresh.runOk();
+    EXPECT_TRUE(fresh.executor().isFatal()) << c.what;
+  }
+  // A read map unmapped as a write map.
+  protocol::ObjectId staging = texture2D(4, 4, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE);
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, D3D11_MAP_WRITE, 0, nullptr,
+                                                         protocol::Payload::inlineBytes(data.data(), 64)));
+  h.runOk();
+  EXPECT_TRUE(h.executor().isFatal()) << "map type differs from the host's map";
 }
 
 // A guest that knows a staging subresource's contents maps it without a round trip: its
@@ -151,19 +233,20 @@ TEST_F(DeviceTest, StagedDynamicWritesArriveWithUnmap) {
 TEST_F(DeviceTest, GuestStagedStagingWritesArriveWithUnmap) {
   protocol::ObjectId staging = texture2D(4, 4, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE);
   const std::vector<uint8_t> data = solid(4 * 4, 0x80402010u);
-  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0,
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, D3D11_MAP_WRITE, 0, nullptr,
                                                          protocol::Payload::inlineBytes(data.data(), data.size())));
   h.runOk();
   EXPECT_FALSE(h.executor().isFatal());
   std::vector<uint8_t> bytes;
   ASSERT_EQ(h.map(context, staging, 0, D3D11_MAP_READ, bytes), S_OK);
   EXPECT_EQ(bytes, data);
-  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, protocol::Payload::none()));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, staging, 0, D3D11_MAP_READ, 0, nullptr,
+                                                         protocol::Payload::none()));
   h.runOk();
   // Without CPU write access the same Unmap is a map the runtime would have refused.
   protocol::ObjectId readOnly = texture2D(4, 4, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ);
   uint64_t dropped = h.executor().droppedCalls();
-  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, readOnly, 0,
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Unmap(h.w(), context, readOnly, 0, D3D11_MAP_WRITE, 0, nullptr,
                                                          protocol::Payload::inlineBytes(data.data(), data.size())));
   h.runOk();
   EXPECT_TRUE(h.executor().isFatal() || h.executor().droppedCalls() == dropped + 1);

@@ -125,7 +125,7 @@ std::vector<uint8_t> clearAndReadBack(WireGuest& guest, protocol::ObjectId devic
   } else if (!data.isNull) {
     bytes.assign(static_cast<const uint8_t*>(data.data), static_cast<const uint8_t*>(data.data) + data.size);
   }
-  protocol::encode_ID3D11DeviceContext_Unmap(guest.w(), context, staging, 0, protocol::Payload::none());
+  protocol::encode_ID3D11DeviceContext_Unmap(guest.w(), context, staging, 0, D3D11_MAP_READ, 0, nullptr, protocol::Payload::none());
   for (protocol::ObjectId id : {rtv, texture, staging}) {
     guest.w().u32(protocol::packHeader(protocol::OpDestroyObject, 2));
     guest.w().u32(id);

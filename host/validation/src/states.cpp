@@ -95,16 +95,36 @@ Check validateBlendDesc1(const D3D11_BLEND_DESC1& desc) {
   return Check::pass();
 }
 
+// The runtime checks the fields of the tests a description enables: a disabled depth
+// test's DepthFunc and a disabled stencil test's faces may be anything (zero-filled
+// descriptions are common; Wine's test_create_depthstencil_state records Windows
+// accepting them and reporting defaults), and are replaced by the defaults before a
+// backend sees them (normalizedDepthStencilDesc).
 Check validateDepthStencilDesc(const D3D11_DEPTH_STENCIL_DESC& desc) {
   if (!isBool(desc.DepthEnable) || !isBool(desc.StencilEnable))
     return Check::reject(Rule::StateBool, "DepthEnable/StencilEnable not boolean");
   if (desc.DepthWriteMask != D3D11_DEPTH_WRITE_MASK_ZERO && desc.DepthWriteMask != D3D11_DEPTH_WRITE_MASK_ALL)
     return Check::reject(Rule::DepthWriteMask, "DepthWriteMask %u", desc.DepthWriteMask);
-  if (!validComparison(desc.DepthFunc))
+  if (desc.DepthEnable && !validComparison(desc.DepthFunc))
     return Check::reject(Rule::DepthComparison, "DepthFunc %u", desc.DepthFunc);
-  NPT_CHECK(validateStencilFace("FrontFace", desc.FrontFace));
-  NPT_CHECK(validateStencilFace("BackFace", desc.BackFace));
+  if (desc.StencilEnable) {
+    NPT_CHECK(validateStencilFace("FrontFace", desc.FrontFace));
+    NPT_CHECK(validateStencilFace("BackFace", desc.BackFace));
+  }
   return Check::pass();
+}
+
+D3D11_DEPTH_STENCIL_DESC normalizedDepthStencilDesc(const D3D11_DEPTH_STENCIL_DESC& desc) {
+  D3D11_DEPTH_STENCIL_DESC out = desc;
+  if (!out.DepthEnable)
+    out.DepthFunc = D3D11_COMPARISON_LESS;
+  if (!out.StencilEnable) {
+    const D3D11_DEPTH_STENCILOP_DESC keep = {D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP,
+                                             D3D11_COMPARISON_ALWAYS};
+    out.FrontFace = keep;
+    out.BackFace = keep;
+  }
+  return out;
 }
 
 static Check validateRasterizerCommon(uint32_t fill, uint32_t cull, BOOL ccw, float clamp, float slope, BOOL depthClip,

@@ -111,16 +111,52 @@ const DepthCase kDepthCases[] = {
   {"WriteMask", [](auto& d) { d.DepthWriteMask = D3D11_DEPTH_WRITE_MASK(2); }, Rule::DepthWriteMask, Outcome::Fail},
   {"DepthFuncZero", [](auto& d) { d.DepthFunc = D3D11_COMPARISON_FUNC(0); }, Rule::DepthComparison, Outcome::Fail},
   {"DepthFuncNine", [](auto& d) { d.DepthFunc = D3D11_COMPARISON_FUNC(9); }, Rule::DepthComparison, Outcome::Fail},
-  {"StencilOpZero", [](auto& d) { d.FrontFace.StencilFailOp = D3D11_STENCIL_OP(0); }, Rule::StencilOp, Outcome::Fail},
-  {"BackStencilOpNine", [](auto& d) { d.BackFace.StencilDepthFailOp = D3D11_STENCIL_OP(9); }, Rule::StencilOp,
-   Outcome::Fail},
-  {"StencilFunc", [](auto& d) { d.BackFace.StencilFunc = D3D11_COMPARISON_FUNC(0); }, Rule::DepthComparison,
-   Outcome::Fail},
+  {"StencilOpZero", [](auto& d) { d.StencilEnable = TRUE; d.FrontFace.StencilFailOp = D3D11_STENCIL_OP(0); },
+   Rule::StencilOp, Outcome::Fail},
+  {"BackStencilOpNine", [](auto& d) { d.StencilEnable = TRUE; d.BackFace.StencilDepthFailOp = D3D11_STENCIL_OP(9); },
+   Rule::StencilOp, Outcome::Fail},
+  {"StencilFunc", [](auto& d) { d.StencilEnable = TRUE; d.BackFace.StencilFunc = D3D11_COMPARISON_FUNC(0); },
+   Rule::DepthComparison, Outcome::Fail},
+  // The runtime does not look at the fields of disabled tests (Wine's
+  // test_create_depthstencil_state: Windows accepts zero-filled ones).
+  {"DisabledStencilWithZeroFaces", [](auto& d) { d.FrontFace = {}; d.BackFace = {}; }, Rule::Ok, Outcome::Pass},
+  {"DisabledStencilWithOutOfRangeOps", [](auto& d) { d.BackFace.StencilPassOp = D3D11_STENCIL_OP(9); }, Rule::Ok,
+   Outcome::Pass},
+  {"DisabledDepthWithZeroFunc", [](auto& d) { d.DepthEnable = FALSE; d.DepthFunc = D3D11_COMPARISON_FUNC(0); },
+   Rule::Ok, Outcome::Pass},
+  {"DisabledDepthStillChecksWriteMask", [](auto& d) { d.DepthEnable = FALSE; d.DepthWriteMask = D3D11_DEPTH_WRITE_MASK(2); },
+   Rule::DepthWriteMask, Outcome::Fail},
+  {"ZeroFilledDisabledEverything", [](auto& d) { d = {}; }, Rule::Ok, Outcome::Pass},
   {"NonBooleanDepthEnable", [](auto& d) { d.DepthEnable = 3; }, Rule::StateBool, Outcome::Fail},
 };
 
 INSTANTIATE_TEST_SUITE_P(DepthStencil, DepthStencilDescTest, ::testing::ValuesIn(kDepthCases),
                          test::caseName<D3D11_DEPTH_STENCIL_DESC>);
+
+TEST(DepthStencilDesc, BackendsGetDefaultsForDisabledTests) {
+  D3D11_DEPTH_STENCIL_DESC desc = {};
+  desc.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ZERO;
+  desc.StencilReadMask = 0x0f;
+  D3D11_DEPTH_STENCIL_DESC normalized = normalizedDepthStencilDesc(desc);
+  EXPECT_EQ(normalized.DepthFunc, D3D11_COMPARISON_LESS);
+  EXPECT_EQ(normalized.DepthWriteMask, D3D11_DEPTH_WRITE_MASK_ZERO);
+  EXPECT_EQ(normalized.StencilReadMask, 0x0f);
+  for (const D3D11_DEPTH_STENCILOP_DESC& face : {normalized.FrontFace, normalized.BackFace}) {
+    EXPECT_EQ(face.StencilFailOp, D3D11_STENCIL_OP_KEEP);
+    EXPECT_EQ(face.StencilDepthFailOp, D3D11_STENCIL_OP_KEEP);
+    EXPECT_EQ(face.StencilPassOp, D3D11_STENCIL_OP_KEEP);
+    EXPECT_EQ(face.StencilFunc, D3D11_COMPARISON_ALWAYS);
+  }
+  EXPECT_PASS(validateDepthStencilDesc(normalized));
+  // Enabled tests keep what the application asked for.
+  D3D11_DEPTH_STENCIL_DESC enabled = validDepthStencil();
+  enabled.StencilEnable = TRUE;
+  enabled.DepthFunc = D3D11_COMPARISON_GREATER;
+  enabled.FrontFace.StencilPassOp = D3D11_STENCIL_OP_INCR;
+  normalized = normalizedDepthStencilDesc(enabled);
+  EXPECT_EQ(normalized.DepthFunc, D3D11_COMPARISON_GREATER);
+  EXPECT_EQ(normalized.FrontFace.StencilPassOp, D3D11_STENCIL_OP_INCR);
+}
 
 TEST(RasterizerDesc, Rules) {
   D3D11_RASTERIZER_DESC desc{};

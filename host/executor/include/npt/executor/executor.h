@@ -304,7 +304,7 @@ public:
 
   // context_map.cpp: Map, Unmap, UpdateSubresource
   HRESULT ID3D11DeviceContext_Map(ObjectId self, ObjectId pResource, UINT Subresource, D3D11_MAP MapType, UINT MapFlags, UINT* pRowPitch, UINT* pDepthPitch, Payload* pData) override;
-  void ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT Subresource, const Payload& Data) override;
+  void ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT Subresource, D3D11_MAP MapType, UINT NumRanges, const NPT_BYTE_RANGE* pRanges, const Payload& Data) override;
   void ID3D11DeviceContext_UpdateSubresource(ObjectId self, ObjectId pDstResource, UINT DstSubresource, const D3D11_BOX* pDstBox, const Payload& pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) override;
   void ID3D11DeviceContext1_UpdateSubresource1(ObjectId self, ObjectId pDstResource, UINT DstSubresource, const D3D11_BOX* pDstBox, const Payload& pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch, UINT CopyFlags) override;
 
@@ -337,6 +337,10 @@ public:
   void IDXGIFactory1_EnumAdapters1(ObjectId self, UINT Adapter, ObjectId ppAdapter) override;
   void IDXGIResource1_CreateSubresourceSurface(ObjectId self, UINT index, ObjectId surface) override;
   void IDXGIDevice2_OfferResources(ObjectId self, UINT NumResources, const ObjectId* ppResources, DXGI_OFFER_RESOURCE_PRIORITY Priority) override;
+  HRESULT IDXGIDevice2_ReclaimResources(ObjectId self, UINT NumResources, const ObjectId* ppResources, BOOL* pDiscarded) override;
+  HRESULT IDXGIDevice4_ReclaimResources1(ObjectId self, UINT resource_count, const ObjectId* resources, DXGI_RECLAIM_RESOURCE_RESULTS* results) override;
+  void ID3D11Device1_CreateDeviceContextState(ObjectId self, UINT Flags, const D3D_FEATURE_LEVEL* pFeatureLevels, UINT FeatureLevels, UINT SDKVersion, const GUID& EmulatedInterface, ObjectId ppContextState) override;
+  void ID3D11DeviceContext1_SwapDeviceContextState(ObjectId self, ObjectId pState) override;
   void IDXGISwapChain1_Present1(ObjectId self, UINT SyncInterval, UINT PresentFlags, const DXGI_PRESENT_PARAMETERS* pPresentParameters) override;
   void IDXGISwapChain1_SetBackgroundColor(ObjectId self, const D3DCOLORVALUE* pColor) override;
   void IDXGISwapChain1_SetRotation(ObjectId self, DXGI_MODE_ROTATION Rotation) override;
@@ -405,6 +409,8 @@ private:
               uint64_t memoryBytes, std::unique_ptr<Record> record = nullptr);
   // Registers an id whose creation failed: uses of it are dropped.
   void insertFailed(ObjectId id, objects::ObjectType type, std::shared_ptr<DeviceState> device);
+  // OfferResources/ReclaimResources: the device face and its resources (same device).
+  bool resolveOfferedResources(const char* method, ObjectId self, UINT count, const ObjectId* ids);
   // A payload's bytes in host memory: inline bytes, or a bulk reference copied out into
   // `storage`. False (fatal) for a bad bulk reference.
   bool payloadBytes(const Payload& payload, std::vector<uint8_t>& storage, const uint8_t** data, size_t* size,
@@ -443,9 +449,9 @@ private:
   void setSamplers(const char* method, ObjectId self, UINT start, UINT count, const ObjectId* ids, Set set);
   template<typename Set>
   void setConstantBuffers(const char* method, ObjectId self, UINT start, UINT count, const ObjectId* ids, Set set);
-  template<typename Set>
+  template<typename Set1, typename Set>
   void setConstantBuffers1(const char* method, ObjectId self, UINT start, UINT count, const ObjectId* ids,
-                           const UINT* first, const UINT* num, Set set);
+                           const UINT* first, const UINT* num, Set1 set1, Set set);
   template<typename Shader, typename Set>
   void setShader(const char* method, ObjectId self, ObjectId shader, objects::InterfaceId iface,
                  const ObjectId* instances, UINT numInstances, Set set);
