@@ -9,7 +9,7 @@ Three modes per round:
                 command-stream thread, glibc's default malloc);
   direct-tuned  the same with the backend settings the Neptune run gets:
                 WINE_D3D_CONFIG csmt=0x0 (what neptune-server.exe gives its
-                workers, host/server/main.cpp) and MALLOC_TUNABLES below;
+                workers, host/server/main.cpp) and MALLOC_TUNABLES (bench/lib);
   neptune       the sample through our DLLs and the server; the server is
                 started with MALLOC_TUNABLES in GLIBC_TUNABLES (a Wine process
                 starts with its parent's Unix environment, so the server cannot
@@ -31,46 +31,27 @@ import os
 import re
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "samples"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import compare_runs  # noqa: E402  (the samples' runner: Server, program_for_b, wine_path)
+import sample_runs  # noqa: E402
+from sample_runs import MALLOC_TUNABLES, load_average  # noqa: E402
 
 TIME_LINE = re.compile(r"^(\w+): (\d+) frames, ([0-9.]+) ms per frame")
 STATS_LINE = re.compile(r"device \d+ destroyed: .*commands")
 
-# llvmpipe allocates and frees megabytes per flush; glibc's default thresholds hand them back
-# to the kernel and fault them in again, and memory freed into other arenas is not reused
-# (bench/samples/README.md: up to ~60 MB of page faults per many_draws frame).
-# scripts/demo starts its server with the same settings, from the same file.
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib",
-                       "server-glibc-tunables")) as tunables_file:
-    MALLOC_TUNABLES = tunables_file.read().strip()
 # What the Neptune run's backend gets: the server's csmt setting plus the malloc settings.
 BACKEND_ENV = {"WINE_D3D_CONFIG": "csmt=0x0", "GLIBC_TUNABLES": MALLOC_TUNABLES}
 MODES = ("direct", "direct-tuned", "neptune")
 
 
-def load_average():
-    with open("/proc/loadavg") as f:
-        return " ".join(f.read().split()[:3])
-
-
 def run(wrapper, exe, args, env, log_path):
-    with open(log_path, "w+") as log:
-        rc = subprocess.run(wrapper + [exe] + args, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                            stderr=subprocess.STDOUT, timeout=900).returncode
-        log.seek(0)
-        output = log.read()
-    if rc != 0:
-        raise RuntimeError("%s exited %d:\n%s" % (exe, rc, output[-4000:]))
-    for line in output.splitlines():
-        match = TIME_LINE.match(line)
-        if match:
-            return float(match.group(3)), [l for l in output.splitlines() if STATS_LINE.search(l)]
-    raise RuntimeError("%s printed no timing line:\n%s" % (exe, output[-4000:]))
+    match, lines = sample_runs.run_logged(wrapper, exe, args, env, log_path, TIME_LINE)
+    return float(match.group(3)), [l for l in lines if STATS_LINE.search(l)]
 
 
 def main():

@@ -7,34 +7,14 @@
 #               quiet one (the kernel's autogroups make plain nice useless across sessions)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ "${1:-}" = "--priority" ]; then
-  shift
-  exec setsid bash -c 'echo -20 > /proc/$$/autogroup && exec nice -n -20 "$0" "$@"' "$PWD/bench/samples/run.sh" "$@"
-fi
-source scripts/lib/deps.sh
-source scripts/lib/build.sh
-source scripts/lib/wine-env.sh
+source bench/lib/windows-bench.sh
+npt_bench_with_priority "$PWD/bench/samples/run.sh" "$@"
 
-samples=many_draws,cube
-previous=
-for arg in "$@"; do
-  case "$arg" in
-    --samples=*) samples=${arg#--samples=} ;;
-  esac
-  [ "$previous" = "--samples" ] && samples=$arg
-  previous=$arg
-done
+samples=$(npt_bench_samples many_draws,cube "$@")
 targets=(guest/d3d11.dll guest/dxgi.dll host/server/neptune-server.exe)
 for sample in ${samples//,/ }; do
   targets+=("samples/sample-$sample.exe")
 done
-
-npt_install_deps
-mkdir -p "$npt_build"
-npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt"
-ninja -j2 -C "$npt_build_win" "${targets[@]}" >"$npt_build/bench-samples-build.log" 2>&1 ||
-  { tail -n 40 "$npt_build/bench-samples-build.log" >&2; exit 1; }
-trap npt_wine_stop EXIT
-npt_wine_start "$npt_build_win"
+npt_bench_prepare samples "${targets[@]}"
 /usr/bin/python3 bench/samples/frame_ratio.py --win-build "$npt_build_win" \
   --dll-dir "$npt_build_win/guest" "$@"

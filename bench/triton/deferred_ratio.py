@@ -34,39 +34,24 @@ import os
 import re
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "samples"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import compare_runs  # noqa: E402  (the samples' runner: Server, program_for_b)
+import sample_runs  # noqa: E402
+from sample_runs import MALLOC_TUNABLES, load_average  # noqa: E402
 
 TIME_LINE = re.compile(r"^(\w+): (\d+) frames, ([0-9.]+) ms per frame .*process CPU ([0-9.]+) ms per frame")
 STATS_LINES = (re.compile(r"device \d+ destroyed: .*commands"), re.compile(r"command lists: "))
-with open(os.path.join(HERE, "..", "..", "scripts", "lib", "server-glibc-tunables")) as tunables_file:
-    MALLOC_TUNABLES = tunables_file.read().strip()
-
-
-def load_average():
-    with open("/proc/loadavg") as f:
-        return " ".join(f.read().split()[:3])
 
 
 def run(wrapper, exe, args, env, log_path):
-    with open(log_path, "w+") as log:
-        rc = subprocess.run(wrapper + [exe] + args, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                            stderr=subprocess.STDOUT, timeout=900).returncode
-        log.seek(0)
-        output = log.read()
-    if rc != 0:
-        raise RuntimeError("%s exited %d:\n%s" % (exe, rc, output[-4000:]))
-    stats = [l for l in output.splitlines() if any(p.search(l) for p in STATS_LINES)]
-    for line in output.splitlines():
-        match = TIME_LINE.match(line)
-        if match:
-            return (float(match.group(3)), float(match.group(4))), stats
-    raise RuntimeError("%s printed no timing line:\n%s" % (exe, output[-4000:]))
+    match, lines = sample_runs.run_logged(wrapper, exe, args, env, log_path, TIME_LINE)
+    stats = [l for l in lines if any(p.search(l) for p in STATS_LINES)]
+    return (float(match.group(3)), float(match.group(4))), stats
 
 
 def main():
