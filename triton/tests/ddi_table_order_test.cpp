@@ -79,6 +79,7 @@ TEST(DdiTableOrder, MemberCountsPerTable) {
       {"D3D10_1DDI_DEVICEFUNCS", 103},
       {"D3D11DDI_DEVICEFUNCS", 150},
       {"D3D11_1DDI_DEVICEFUNCS", 155},
+      {"D3DWDDM1_3DDI_DEVICEFUNCS", 164},
       {"D3D10DDI_ADAPTERFUNCS", 3},
       {"D3D10_2DDI_ADAPTERFUNCS", 5},
       {"D3D10DDI_CORELAYER_DEVICECALLBACKS", 26},
@@ -111,6 +112,12 @@ TEST(DdiTableOrder, NewerDeviceTablesExtendTheOlderPrefix) {
   EXPECT_EQ(offsetof(D3D11_1DDI_DEVICEFUNCS, pfnRecycleDestroyCommandList), offsetof(D3D11DDI_DEVICEFUNCS, pfnRecycleDestroyCommandList));
   EXPECT_EQ(offsetof(D3D11_1DDI_DEVICEFUNCS, pfnDiscard), sizeof(D3D11DDI_DEVICEFUNCS));
   EXPECT_EQ(offsetof(D3D11_1DDI_DEVICEFUNCS, pfnClearView) + sizeof(void*), sizeof(D3D11_1DDI_DEVICEFUNCS));
+  // WDDM 1.3 keeps the whole 11.1 table (two member types changed) and appends nine.
+  EXPECT_EQ(offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnClearView), offsetof(D3D11_1DDI_DEVICEFUNCS, pfnClearView));
+  EXPECT_EQ(offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnCheckMultisampleQualityLevels),
+            offsetof(D3D11_1DDI_DEVICEFUNCS, pfnCheckMultisampleQualityLevels));
+  EXPECT_EQ(offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnUpdateTileMappings), sizeof(D3D11_1DDI_DEVICEFUNCS));
+  EXPECT_EQ(offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnSetMarkerMode) + sizeof(void*), sizeof(D3DWDDM1_3DDI_DEVICEFUNCS));
   EXPECT_EQ(offsetof(D3D11DDI_CORELAYER_DEVICECALLBACKS, pfnStateHsSrvCb), sizeof(D3D10DDI_CORELAYER_DEVICECALLBACKS));
   EXPECT_EQ(offsetof(DXGI1_3_DDI_BASE_FUNCTIONS, pfnBlt1), offsetof(DXGI1_2_DDI_BASE_FUNCTIONS, pfnBlt1));
   EXPECT_EQ(sizeof(DXGI1_1_DDI_BASE_FUNCTIONS), sizeof(DXGI_DDI_BASE_FUNCTIONS) + sizeof(void*));

@@ -650,4 +650,21 @@ struct D3D10_2DDIARG_GETCAPS {
   UINT DataSize;
 };
 
+// WDDM 1.3 tiled resources: a tile position and a tile region, as the API's
+// D3D11_TILED_RESOURCE_COORDINATE / D3D11_TILE_REGION_SIZE.
+struct D3DWDDM1_3DDI_TILED_RESOURCE_COORDINATE {
+  UINT X;
+  UINT Y;
+  UINT Z;
+  UINT Subresource;
+};
+
+struct D3DWDDM1_3DDI_TILE_REGION_SIZE {
+  UINT NumTiles;
+  BOOL bUseBox;
+  UINT Width;
+  UINT16 Height;
+  UINT16 Depth;
+};
+
 }  // namespace triton::ddi

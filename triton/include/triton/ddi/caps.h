@@ -74,4 +74,9 @@ struct D3D11_DDI_SHADER_MIN_PRECISION_SUPPORT_DATA {
   UINT AllOtherStagesMinPrecision;
 };
 
+// D3DWDDM1_3DDICAPS_D3D11_OPTIONS1: D3DWDDM1_3DDI_TILED_RESOURCES_SUPPORT_FLAG bits.
+struct D3DWDDM1_3DDI_D3D11_OPTIONS_DATA1 {
+  UINT TiledResourcesSupportFlags;
+};
+
 }  // namespace triton::ddi

@@ -91,9 +91,10 @@ inline constexpr UINT64 D3D11_0_vista_DDI_SUPPORTED = makeDdiSupported(D3D11_0_v
 inline constexpr UINT64 D3D11_0_DDI_SUPPORTED = makeDdiSupported(D3D11_0_DDI_INTERFACE_VERSION, D3D11_0_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_0_7_DDI_SUPPORTED = makeDdiSupported(D3D11_0_7_DDI_INTERFACE_VERSION, D3D11_0_7_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_1_DDI_SUPPORTED = makeDdiSupported(D3D11_1_DDI_INTERFACE_VERSION, D3D11_1_DDI_BUILD_VERSION);
+inline constexpr UINT64 D3DWDDM1_3_DDI_SUPPORTED = makeDdiSupported(D3DWDDM1_3_DDI_INTERFACE_VERSION, D3DWDDM1_3_DDI_BUILD_VERSION);
 
 // The device table an interface version selects (D3D10DDIARG_CREATEDEVICE union).
-enum class DeviceTableKind { None, D3D10_0, D3D10_1, D3D11_0, D3D11_1 };
+enum class DeviceTableKind { None, D3D10_0, D3D10_1, D3D11_0, D3D11_1, WDDM1_3 };
 
 constexpr DeviceTableKind deviceTableFor(UINT interfaceVersion) {
   switch (interfaceVersion) {
@@ -103,6 +104,7 @@ constexpr DeviceTableKind deviceTableFor(UINT interfaceVersion) {
     case D3D11_0_DDI_INTERFACE_VERSION:
     case D3D11_0_7_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D11_0;
     case D3D11_1_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D11_1;
+    case D3DWDDM1_3_DDI_INTERFACE_VERSION: return DeviceTableKind::WDDM1_3;
     default: return DeviceTableKind::None;
   }
 }
