@@ -69,14 +69,51 @@ struct D3DDDICB_DEALLOCATE {
   const D3DKMT_HANDLE* HandleList;
 };
 
+// Locking an allocation for CPU access, unlocking it, and escapes to the kernel-mode
+// driver: Triton's kernel transport maps its blob memory and reaches the kernel through
+// these (triton/kernel/CONTRACT.md). The flag words are the WDK's bit-field unions, kept
+// as their Value.
+struct D3DDDICB_LOCKFLAGS {
+  UINT Value;   // ReadOnly:1 WriteOnly:1 DonotWait:1 IgnoreSync:1 LockEntire:1 DonotEvict:1 AcquireAperture:1 Discard:1 NoExistingReference:1 UseAlternateVA:1 IgnoreReadSync:1
+};
+inline constexpr UINT D3DDDI_LOCKFLAG_READONLY = 1u << 0;
+inline constexpr UINT D3DDDI_LOCKFLAG_WRITEONLY = 1u << 1;
+inline constexpr UINT D3DDDI_LOCKFLAG_DONOTWAIT = 1u << 2;
+inline constexpr UINT D3DDDI_LOCKFLAG_LOCKENTIRE = 1u << 4;
+
+struct D3DDDICB_LOCK {
+  D3DKMT_HANDLE hAllocation;        // in/out
+  UINT PrivateDriverData;
+  UINT NumPages;
+  const UINT* pPages;
+  void* pData;                      // out: the allocation's CPU address
+  D3DDDICB_LOCKFLAGS Flags;
+  UINT64 GpuVirtualAddress;         // D3DGPU_VIRTUAL_ADDRESS (Windows 7+), reserved: 0
+};
+
+struct D3DDDICB_UNLOCK {
+  UINT NumAllocations;
+  const D3DKMT_HANDLE* phAllocations;
+};
+
+struct D3DDDI_ESCAPEFLAGS {
+  UINT Value;   // HardwareAccess:1 DeviceStatusQuery:1 ChangeFrameLatency:1 NoAdapterSynchronization:1 Reserved:1 VirtualMachineData:1 DriverKnownEscape:1 DriverCommonEscape:1
+};
+inline constexpr UINT D3DDDI_ESCAPEFLAG_HARDWAREACCESS = 1u << 0;
+
+struct D3DDDICB_ESCAPE {
+  HANDLE hDevice;                   // the runtime's device handle, or null
+  D3DDDI_ESCAPEFLAGS Flags;
+  void* pPrivateDriverData;         // in/out: the driver's bytes, handed to DxgkDdiEscape
+  UINT PrivateDriverDataSize;
+  HANDLE hContext;                  // a pfnCreateContextCb context, or null
+};
+
 struct D3DDDICB_SETPRIORITY;
 struct D3DDDICB_QUERYRESIDENCY;
 struct D3DDDICB_SETDISPLAYMODE;
 struct D3DDDICB_PRESENT;
 struct D3DDDICB_RENDER;
-struct D3DDDICB_LOCK;
-struct D3DDDICB_UNLOCK;
-struct D3DDDICB_ESCAPE;
 struct D3DDDICB_CREATEOVERLAY;
 struct D3DDDICB_UPDATEOVERLAY;
 struct D3DDDICB_FLIPOVERLAY;
