@@ -1,5 +1,7 @@
 // Copies, clears, resolves, mip generation and discards: regions and subresources are
 // checked against the shapes the host recorded, views against their resources.
+#include <cmath>
+
 #include "npt/executor/executor.h"
 #include "npt/validation/context_calls.h"
 #include "records.h"
@@ -8,6 +10,64 @@ namespace npt::executor {
 
 using objects::InterfaceId;
 using objects::ObjectType;
+
+namespace {
+
+// The channels of an unordered-access format that ClearView clears with integers.
+struct IntegerChannels {
+  bool isSigned = false;
+  uint8_t bits[4] = {};   // 0: the format has no such channel
+};
+
+// Raw (R32_TYPELESS) and structured (UNKNOWN) buffer views hold 32-bit words: ClearView
+// takes them as integral values too (the float clear is not defined on them).
+bool integerChannels(DXGI_FORMAT format, IntegerChannels* out) {
+  auto set = [&](bool isSigned, uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
+    *out = {isSigned, {r, g, b, a}};
+    return true;
+  };
+  switch (format) {
+  case DXGI_FORMAT_R32G32B32A32_UINT: return set(false, 32, 32, 32, 32);
+  case DXGI_FORMAT_R32G32B32A32_SINT: return set(true, 32, 32, 32, 32);
+  case DXGI_FORMAT_R32G32B32_UINT: return set(false, 32, 32, 32, 0);
+  case DXGI_FORMAT_R32G32B32_SINT: return set(true, 32, 32, 32, 0);
+  case DXGI_FORMAT_R16G16B16A16_UINT: return set(false, 16, 16, 16, 16);
+  case DXGI_FORMAT_R16G16B16A16_SINT: return set(true, 16, 16, 16, 16);
+  case DXGI_FORMAT_R32G32_UINT: return set(false, 32, 32, 0, 0);
+  case DXGI_FORMAT_R32G32_SINT: return set(true, 32, 32, 0, 0);
+  case DXGI_FORMAT_R10G10B10A2_UINT: return set(false, 10, 10, 10, 2);
+  case DXGI_FORMAT_R8G8B8A8_UINT: return set(false, 8, 8, 8, 8);
+  case DXGI_FORMAT_R8G8B8A8_SINT: return set(true, 8, 8, 8, 8);
+  case DXGI_FORMAT_R16G16_UINT: return set(false, 16, 16, 0, 0);
+  case DXGI_FORMAT_R16G16_SINT: return set(true, 16, 16, 0, 0);
+  case DXGI_FORMAT_R32_UINT: return set(false, 32, 0, 0, 0);
+  case DXGI_FORMAT_R32_SINT: return set(true, 32, 0, 0, 0);
+  case DXGI_FORMAT_R8G8_UINT: return set(false, 8, 8, 0, 0);
+  case DXGI_FORMAT_R8G8_SINT: return set(true, 8, 8, 0, 0);
+  case DXGI_FORMAT_R16_UINT: return set(false, 16, 0, 0, 0);
+  case DXGI_FORMAT_R16_SINT: return set(true, 16, 0, 0, 0);
+  case DXGI_FORMAT_R8_UINT: return set(false, 8, 0, 0, 0);
+  case DXGI_FORMAT_R8_SINT: return set(true, 8, 0, 0, 0);
+  case DXGI_FORMAT_R32_TYPELESS:
+  case DXGI_FORMAT_UNKNOWN: return set(false, 32, 32, 32, 32);
+  default: return false;
+  }
+}
+
+// ClearView's rule for integer formats (ID3D11DeviceContext1::ClearView remarks): the
+// floats are integral values, rounded toward zero (235.7f -> 235), values out of the
+// channel's range and +-INF clamped to it, NaN -> 0. The result is in the form
+// ClearUnorderedAccessViewUint takes: each channel keeps the low bits of its value, so a
+// negative value is its two's complement.
+UINT integralClearValue(float value, bool isSigned, unsigned bits) {
+  if (bits == 0 || std::isnan(value)) return 0;
+  const double lowest = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  const double highest = isSigned ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+  const double integral = std::fmin(std::fmax(std::trunc(double(value)), lowest), highest);
+  return isSigned ? UINT(int32_t(int64_t(integral))) : UINT(uint64_t(integral));
+}
+
+}  // namespace
 
 void Executor::ID3D11DeviceContext_CopyResource(ObjectId self, ObjectId pDstResource, ObjectId pSrcResource) {
   const char* method = "CopyResource";
@@ -262,13 +322,21 @@ void Executor::ID3D11DeviceContext1_ClearView(ObjectId self, ObjectId pView, con
   for (UINT i = 0; i < NumRects; i++)
     if (pRect[i].left > pRect[i].right || pRect[i].top > pRect[i].bottom)
       return drop(method, "rect %u is inverted", i);
-  if (state->context1) {
-    state->context1->ClearView(view, Color, NumRects ? pRect : nullptr, NumRects);
-  } else if (NumRects == 0 && type == ObjectType::RenderTargetView) {
-    // Without ID3D11DeviceContext1 a whole-view clear is the 11.0 clear of its kind.
+  // A whole-view clear is the 11.0 clear of its kind on every backend: the documented result
+  // is the same, and Wine 8's ClearView is a stub that clears nothing. Integer UAVs get the
+  // integral values of the colour through the integer clear (the float clear would convert
+  // them as floats).
+  IntegerChannels channels;
+  if (NumRects == 0 && type == ObjectType::RenderTargetView) {
     context->ClearRenderTargetView(static_cast<ID3D11RenderTargetView*>(view), Color);
+  } else if (NumRects == 0 && integerChannels(static_cast<ViewState*>(record)->format, &channels)) {
+    UINT values[4];
+    for (int i = 0; i < 4; i++) values[i] = integralClearValue(Color[i], channels.isSigned, channels.bits[i]);
+    context->ClearUnorderedAccessViewUint(static_cast<ID3D11UnorderedAccessView*>(view), values);
   } else if (NumRects == 0) {
     context->ClearUnorderedAccessViewFloat(static_cast<ID3D11UnorderedAccessView*>(view), Color);
+  } else if (state->context1) {
+    state->context1->ClearView(view, Color, pRect, NumRects);
   } else {
     return drop(method, "rects on a backend without ID3D11DeviceContext1");
   }

@@ -15,7 +15,8 @@ using objects::ObjectType;
 void Executor::createView(
     const char* method, ObjectId self, ObjectId resource, ObjectType type,
     const std::function<validation::Check(const validation::ResourceShape&, const validation::DeviceLimits&)>& check,
-    ObjectId id, const std::function<HRESULT(ID3D11Device*, ID3D11Resource*, IUnknown**)>& create) {
+    ObjectId id, const std::function<HRESULT(ID3D11Device*, ID3D11Resource*, IUnknown**)>& create, bool hasDesc,
+    DXGI_FORMAT format) {
   std::shared_ptr<DeviceState> owner = deviceOf(self, method);
   if (!owner) {
     if (!isFatal()) insertFailed(id, type, nullptr);
@@ -44,6 +45,8 @@ void Executor::createView(
   view->resource = resourceState->shape;
   view->resourceId = resource;
   view->viewType = type;
+  // A desc's UNKNOWN format stands for the resource's (structured buffers have none).
+  view->format = hasDesc && format != DXGI_FORMAT_UNKNOWN ? format : resourceState->shape.format;
   insert(id, type, object, owner, 0, std::move(view));
 }
 
@@ -59,7 +62,8 @@ void Executor::ID3D11Device_CreateShaderResourceView(ObjectId self, ObjectId pRe
         HRESULT hr = device->CreateShaderResourceView(resource, pDesc, &view);
         *out = view;
         return hr;
-      });
+      },
+      pDesc != nullptr, pDesc ? pDesc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 void Executor::ID3D11Device_CreateUnorderedAccessView(ObjectId self, ObjectId pResource,
@@ -74,7 +78,8 @@ void Executor::ID3D11Device_CreateUnorderedAccessView(ObjectId self, ObjectId pR
         HRESULT hr = device->CreateUnorderedAccessView(resource, pDesc, &view);
         *out = view;
         return hr;
-      });
+      },
+      pDesc != nullptr, pDesc ? pDesc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 void Executor::ID3D11Device_CreateRenderTargetView(ObjectId self, ObjectId pResource,
@@ -89,7 +94,8 @@ void Executor::ID3D11Device_CreateRenderTargetView(ObjectId self, ObjectId pReso
         HRESULT hr = device->CreateRenderTargetView(resource, pDesc, &view);
         *out = view;
         return hr;
-      });
+      },
+      pDesc != nullptr, pDesc ? pDesc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 void Executor::ID3D11Device_CreateDepthStencilView(ObjectId self, ObjectId pResource,
@@ -105,7 +111,8 @@ void Executor::ID3D11Device_CreateDepthStencilView(ObjectId self, ObjectId pReso
         HRESULT hr = device->CreateDepthStencilView(resource, pDesc, &view);
         *out = view;
         return hr;
-      });
+      },
+      pDesc != nullptr, pDesc ? pDesc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 // The 11.3 view descs add plane slices to the 2D arms. Planar formats are not
@@ -154,7 +161,8 @@ void Executor::ID3D11Device3_CreateShaderResourceView1(ObjectId self, ObjectId r
         HRESULT hr = device->CreateShaderResourceView(r, desc ? &base : nullptr, &created);
         *out = created;
         return hr;
-      });
+      },
+      desc != nullptr, desc ? desc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 void Executor::ID3D11Device3_CreateUnorderedAccessView1(ObjectId self, ObjectId resource,
@@ -183,7 +191,8 @@ void Executor::ID3D11Device3_CreateUnorderedAccessView1(ObjectId self, ObjectId 
         HRESULT hr = device->CreateUnorderedAccessView(r, desc ? &base : nullptr, &created);
         *out = created;
         return hr;
-      });
+      },
+      desc != nullptr, desc ? desc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 void Executor::ID3D11Device3_CreateRenderTargetView1(ObjectId self, ObjectId resource,
@@ -212,7 +221,8 @@ void Executor::ID3D11Device3_CreateRenderTargetView1(ObjectId self, ObjectId res
         HRESULT hr = device->CreateRenderTargetView(r, desc ? &base : nullptr, &created);
         *out = created;
         return hr;
-      });
+      },
+      desc != nullptr, desc ? desc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
 }  // namespace npt::executor

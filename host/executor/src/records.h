@@ -61,6 +61,7 @@ struct ViewState final : Record {
   validation::ResourceShape resource;   // shape of the viewed resource
   uint32_t resourceId = 0;     // guest id of the viewed resource
   objects::ObjectType viewType = objects::ObjectType::ShaderResourceView;
+  DXGI_FORMAT format = DXGI_FORMAT_UNKNOWN;   // the view's format (the resource's for a NULL desc)
 };
 
 struct QueryState final : Record {

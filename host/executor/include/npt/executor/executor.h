@@ -432,9 +432,11 @@ private:
   void createResource(const char* method, ObjectId self, objects::ObjectType type, const validation::ResourceShape& shape,
                       const DescCheck& descCheck, UINT numInitialData, const NPT_SUBRESOURCE_DATA* initialData,
                       ObjectId id, const std::function<HRESULT(ID3D11Device*, const D3D11_SUBRESOURCE_DATA*, IUnknown**)>& create);
+  // `format` is the desc's format; a NULL desc (`hasDesc` false) views the resource's.
   void createView(const char* method, ObjectId self, ObjectId resource, objects::ObjectType type,
                   const std::function<validation::Check(const validation::ResourceShape&, const validation::DeviceLimits&)>& check,
-                  ObjectId id, const std::function<HRESULT(ID3D11Device*, ID3D11Resource*, IUnknown**)>& create);
+                  ObjectId id, const std::function<HRESULT(ID3D11Device*, ID3D11Resource*, IUnknown**)>& create,
+                  bool hasDesc, DXGI_FORMAT format);
   void createShader(const char* method, ObjectId self, const Payload& bytecode, ObjectId linkage, int stage,
                     objects::ObjectType type, ObjectId id,
                     const std::function<HRESULT(ID3D11Device*, const void*, SIZE_T, ID3D11ClassLinkage*, IUnknown**)>& create);
