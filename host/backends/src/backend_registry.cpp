@@ -5,6 +5,7 @@
 
 #include "library_backend.h"
 #ifndef _WIN32
+#include "dxvk_resident_instance.h"
 #include "dxvk_window_system.h"
 #endif
 
@@ -42,6 +43,7 @@ BackendStatus openDxvk(std::unique_ptr<Backend>& out) {
   BackendStatus status =
       LibraryBackend::open({"dxvk", prefix + "libdxvk_dxgi.so", prefix + "libdxvk_d3d11.so", hint}, out);
   if (status.ok()) status = prepareDxvkWindowSystem();
+  if (status.ok()) keepDxvkVulkanDriverLoaded(prefix + "libdxvk_dxgi.so");
   if (!status.ok()) out.reset();
   return status;
 #endif
