@@ -94,8 +94,10 @@ D3D11_BLEND_DESC blendDesc10(const D3D11_BLEND_DESC1& desc, bool* usesLogicOps) 
   return out;
 }
 
-D3D11_RASTERIZER_DESC rasterizerDesc10(const D3D11_RASTERIZER_DESC2& desc) {
-  D3D11_RASTERIZER_DESC out = {};
+// The ten members every rasterizer desc version shares; each version only appends members.
+template <typename To, typename From>
+To rasterizerDescCommon(const From& desc) {
+  To out = {};
   out.FillMode = desc.FillMode;
   out.CullMode = desc.CullMode;
   out.FrontCounterClockwise = desc.FrontCounterClockwise;
@@ -110,17 +112,7 @@ D3D11_RASTERIZER_DESC rasterizerDesc10(const D3D11_RASTERIZER_DESC2& desc) {
 }
 
 D3D11_RASTERIZER_DESC2 rasterizerDesc2(const D3D11_RASTERIZER_DESC1& desc) {
-  D3D11_RASTERIZER_DESC2 out = {};
-  out.FillMode = desc.FillMode;
-  out.CullMode = desc.CullMode;
-  out.FrontCounterClockwise = desc.FrontCounterClockwise;
-  out.DepthBias = desc.DepthBias;
-  out.DepthBiasClamp = desc.DepthBiasClamp;
-  out.SlopeScaledDepthBias = desc.SlopeScaledDepthBias;
-  out.DepthClipEnable = desc.DepthClipEnable;
-  out.ScissorEnable = desc.ScissorEnable;
-  out.MultisampleEnable = desc.MultisampleEnable;
-  out.AntialiasedLineEnable = desc.AntialiasedLineEnable;
+  D3D11_RASTERIZER_DESC2 out = rasterizerDescCommon<D3D11_RASTERIZER_DESC2>(desc);
   out.ForcedSampleCount = desc.ForcedSampleCount;
   out.ConservativeRaster = D3D11_CONSERVATIVE_RASTERIZATION_MODE_OFF;
   return out;
@@ -139,7 +131,7 @@ HRESULT createRasterizerState(const DeviceState& owner, ID3D11Device* device, co
     return owner.device1->CreateRasterizerState1(&desc1, reinterpret_cast<ID3D11RasterizerState1**>(out));
   }
   if (desc.ForcedSampleCount != 0) return E_NOTIMPL;
-  D3D11_RASTERIZER_DESC desc10 = rasterizerDesc10(desc);
+  D3D11_RASTERIZER_DESC desc10 = rasterizerDescCommon<D3D11_RASTERIZER_DESC>(desc);
   return device->CreateRasterizerState(&desc10, out);
 }
 

@@ -147,6 +147,54 @@ TEST_F(PipelineTest, StateObjectsAreValidatedBeforeTheBackend) {
   EXPECT_FALSE(h.executor().isFatal());
 }
 
+// Each rasterizer desc version reaches the backend through the newest interface it has;
+// the members every version shares must arrive unchanged whichever one that is.
+TEST_F(PipelineTest, RasterizerDescVersionsKeepEverySharedMember) {
+  D3D11_RASTERIZER_DESC1 desc1 = {};
+  desc1.FillMode = D3D11_FILL_WIREFRAME;
+  desc1.CullMode = D3D11_CULL_FRONT;
+  desc1.FrontCounterClockwise = TRUE;
+  desc1.DepthBias = 7;
+  desc1.DepthBiasClamp = 0.5f;
+  desc1.SlopeScaledDepthBias = 2.0f;
+  desc1.DepthClipEnable = FALSE;
+  desc1.ScissorEnable = TRUE;
+  desc1.MultisampleEnable = TRUE;
+  desc1.AntialiasedLineEnable = TRUE;
+  D3D11_RASTERIZER_DESC2 desc2 = {};
+  std::memcpy(&desc2, &desc1, sizeof(desc1));
+  desc2.CullMode = D3D11_CULL_BACK;
+  desc2.DepthBias = -3;
+  protocol::ObjectId version1 = h.newId(), version2 = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device1_CreateRasterizerState1(h.w(), device, &desc1, version1));
+  ASSERT_TRUE(protocol::encode_ID3D11Device3_CreateRasterizerState2(h.w(), device, &desc2, version2));
+  h.runOk();
+  auto expectBackendDesc = [&](protocol::ObjectId id, const D3D11_RASTERIZER_DESC1& expected) {
+    IUnknown* object = h.executor().backendObject(id);
+    ID3D11RasterizerState* state = nullptr;
+    ASSERT_NE(object, nullptr);
+    ASSERT_EQ(object->QueryInterface(__uuidof(ID3D11RasterizerState), reinterpret_cast<void**>(&state)), S_OK);
+    D3D11_RASTERIZER_DESC got = {};
+    state->GetDesc(&got);
+    state->Release();
+    EXPECT_EQ(got.FillMode, expected.FillMode);
+    EXPECT_EQ(got.CullMode, expected.CullMode);
+    EXPECT_EQ(got.FrontCounterClockwise, expected.FrontCounterClockwise);
+    EXPECT_EQ(got.DepthBias, expected.DepthBias);
+    EXPECT_EQ(got.DepthBiasClamp, expected.DepthBiasClamp);
+    EXPECT_EQ(got.SlopeScaledDepthBias, expected.SlopeScaledDepthBias);
+    EXPECT_EQ(got.DepthClipEnable, expected.DepthClipEnable);
+    EXPECT_EQ(got.ScissorEnable, expected.ScissorEnable);
+    EXPECT_EQ(got.MultisampleEnable, expected.MultisampleEnable);
+    EXPECT_EQ(got.AntialiasedLineEnable, expected.AntialiasedLineEnable);
+  };
+  expectBackendDesc(version1, desc1);
+  D3D11_RASTERIZER_DESC1 desc2Shared = {};
+  std::memcpy(&desc2Shared, &desc2, sizeof(desc2Shared));
+  expectBackendDesc(version2, desc2Shared);
+  EXPECT_FALSE(h.executor().isFatal());
+}
+
 TEST_F(PipelineTest, SetterOutsideTheSlotRangeIsDropped) {
   protocol::ObjectId views[2] = {0, 0};
   uint64_t dropped = h.executor().droppedCalls();
