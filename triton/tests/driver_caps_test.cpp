@@ -36,8 +36,10 @@ TEST_F(DriverVersions, ListsTheD3D11InterfacesNewestFirst) {
   ASSERT_EQ(createReferenceDevice(device, context), S_OK);
   ComPtr<ID3D11Device1> device1;
   std::vector<UINT64> expected;
-  if (SUCCEEDED(device.As(&device1)))
+  if (SUCCEEDED(device.As(&device1))) {
+    expected.push_back(ddi::D3DWDDM1_3_DDI_SUPPORTED);
     expected.push_back(ddi::D3D11_1_DDI_SUPPORTED);
+  }
   expected.push_back(ddi::D3D11_0_7_DDI_SUPPORTED);
   expected.push_back(ddi::D3D11_0_DDI_SUPPORTED);
   EXPECT_EQ(versions, expected);
@@ -55,10 +57,10 @@ TEST_F(DriverVersions, RefusesATooSmallArray) {
 }
 
 // The runtime's DXGI level for an interface Triton lists: the Windows 7 D3D11.0 runtime
-// passes the resolve level, the D3D11.1 runtime offer/reclaim.
+// passes the resolve level, the D3D11.1 and WDDM 1.3 runtimes offer/reclaim.
 UINT runtimeVersionFor(UINT64 supported) {
   const UINT interfaceVersion = UINT(supported >> 32);
-  return harness::runtimeVersion(ddi::ddiBuild(UINT(supported)), interfaceVersion == ddi::D3D11_1_DDI_INTERFACE_VERSION
+  return harness::runtimeVersion(ddi::ddiBuild(UINT(supported)), interfaceVersion >= ddi::D3D11_1_DDI_INTERFACE_VERSION
                                                                      ? ddi::DXGI_OFFER_RECLAIM
                                                                      : ddi::DXGI_RESOLVE_SHARED_RESOURCE);
 }
@@ -79,14 +81,22 @@ TEST_F(DriverVersions, EveryListedVersionCreatesACompleteDevice) {
     harness::Device device;
     ASSERT_EQ(device.create(adapter, interfaceVersion, runtimeVersionFor(supported), ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
               S_OK);
-    std::vector<const void*> entries = device.is11_1() ? harness::tableEntries(device.funcs11_1)
-                                                       : harness::tableEntries(device.funcs11);
-    EXPECT_EQ(entries.size(), device.is11_1() ? 155u : 150u);
+    std::vector<const void*> entries = device.isWddm1_3() ? harness::tableEntries(device.funcsWddm1_3)
+                                       : device.is11_1()  ? harness::tableEntries(device.funcs11_1)
+                                                          : harness::tableEntries(device.funcs11);
+    EXPECT_EQ(entries.size(), device.isWddm1_3() ? 164u : device.is11_1() ? 155u : 150u);
     for (size_t i = 0; i < entries.size(); ++i)
       EXPECT_NE(entries[i], nullptr) << "device table slot " << i;
-    // The DXGI table of the interface: 1.1 (8 members) or the whole 1.2 table (15, the
+    // The DXGI table of the interface: 1.1 (8 members), the whole 1.2 table (15, the
     // four multiplane-overlay members included: IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS
-    // holds for the 11.1 interface).
+    // holds for the 11.1 interface), or the 1.3 table (18) but its two reserved members.
+    if (device.isWddm1_3()) {
+      std::vector<bool> expected(18, true);
+      expected[13] = expected[15] = false;   // pfnReserved1, pfnReserved2
+      EXPECT_EQ(filled(harness::tableEntries(device.dxgi1_3)), expected);
+      EXPECT_EQ(filled(harness::tableEntries(device.dxgi1_2)), std::vector<bool>(15, false));
+      continue;
+    }
     const std::vector<const void*> dxgi = device.is11_1() ? harness::tableEntries(device.dxgi1_2)
                                                           : harness::tableEntries(device.dxgi1_1);
     EXPECT_EQ(filled(dxgi), std::vector<bool>(dxgi.size(), true));
@@ -112,7 +122,7 @@ TEST_F(DriverVersions, TheDxgiTableFollowsTheRuntimesLevel) {
     EXPECT_EQ(filled(harness::tableEntries(resolve.dxgi1_0)), std::vector<bool>(7, false));
   }
   const std::vector<UINT64> versions = adapter.supportedVersions();
-  if (!versions.empty() && versions.front() >> 32 == ddi::D3D11_1_DDI_INTERFACE_VERSION) {
+  if (!versions.empty() && versions.front() >> 32 == ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION) {
     harness::Device device;
     ASSERT_EQ(device.create(adapter, kD3D11_1.interfaceVersion, kD3D11_1.version & 0xffff0000u,
                             ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
@@ -123,11 +133,12 @@ TEST_F(DriverVersions, TheDxgiTableFollowsTheRuntimesLevel) {
 
 TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
   // D3D10, D3D10 on 9, the Vista platform update's D3D11.0 (build 0: the deprecated
-  // COMMANDLISTS semantics), 11.1's release candidate, WDDM 1.3 and an unknown minor.
+  // COMMANDLISTS semantics), 11.1's release candidate, WDDM 2.0 (its table is not
+  // declared: see triton/README.md) and an unknown minor.
   for (UINT interfaceVersion :
        {ddi::D3D10_0_DDI_INTERFACE_VERSION, ddi::D3D10_1_DDI_INTERFACE_VERSION, ddi::D3D10_1_7_DDI_INTERFACE_VERSION,
         ddi::D3D10on9_DDI_INTERFACE_VERSION, ddi::D3D11_0_vista_DDI_INTERFACE_VERSION,
-        ddi::D3D11_1_DDI_INTERFACE_VERSION_RC, ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION, ddi::makeDdiInterface(11, 200)}) {
+        ddi::D3D11_1_DDI_INTERFACE_VERSION_RC, ddi::D3DWDDM2_0_DDI_INTERFACE_VERSION, ddi::makeDdiInterface(11, 200)}) {
     SCOPED_TRACE(interfaceVersion);
     const UINT version = harness::runtimeVersion(5, ddi::DXGI_OFFER_RECLAIM);
     const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{interfaceVersion, version, 0};
@@ -142,6 +153,14 @@ TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
         ddi::D3D11_0_DDI_INTERFACE_VERSION, harness::runtimeVersion(build, ddi::DXGI_RESOLVE_SHARED_RESOURCE), 0};
     EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, build >= 2) << build;
   }
+  // WDDM 1.3 is listed at build 1: a build-0 runtime is refused.
+  if (!adapter.supportedVersions().empty() &&
+      adapter.supportedVersions().front() >> 32 == ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION)
+    for (UINT build : {0u, 1u}) {
+      const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION,
+                                                        harness::runtimeVersion(build, ddi::DXGI_OFFER_RECLAIM), 0};
+      EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, build >= 1) << build;
+    }
 }
 
 TEST_F(DriverVersions, PipelineLevelsFollowTheTarget) {
@@ -247,11 +266,24 @@ TEST_F(DriverCaps, ShaderMinPrecision) {
   EXPECT_EQ(data.AllOtherStagesMinPrecision, precision.AllOtherShaderStagesMinPrecision);
 }
 
+// WDDM 1.3: tiled resources and profile markers are reported absent, so the runtime
+// never calls the 1.3 table's members for them (driver_entries_test checks what they
+// answer if called anyway).
+TEST_F(DriverCaps, Wddm1_3ReportsNoTiledResourcesAndNoMarkers) {
+  ddi::D3DWDDM1_3DDI_D3D11_OPTIONS_DATA1 options{0xffffffffu};
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM1_3DDICAPS_D3D11_OPTIONS1, &options, sizeof(options)), S_OK);
+  EXPECT_EQ(options.TiledResourcesSupportFlags, 0u);
+  UINT marker = 0xffffffffu;
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM1_3DDICAPS_MARKER, &marker, sizeof(marker)), S_OK);
+  EXPECT_EQ(marker, UINT(ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE));
+  EXPECT_EQ(adapter.getCaps(ddi::D3DWDDM1_3DDICAPS_MARKER, &marker, 2), E_INVALIDARG);
+}
+
 TEST_F(DriverCaps, RefusesUnknownTypesAndShortBuffers) {
   UINT data[4] = {};
   EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(127), data, sizeof(data)), E_INVALIDARG);
-  EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT + 1), data,
-                            sizeof(data)),
+  // The WDDM 2.0 types (after the two WDDM 1.3 ones): Triton lists no WDDM 2.0 interface.
+  EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(ddi::D3DWDDM1_3DDICAPS_MARKER + 1), data, sizeof(data)),
             E_INVALIDARG);
   EXPECT_EQ(adapter.getCaps(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT, data, 4), E_INVALIDARG);
   EXPECT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_THREADING, nullptr, 4), E_INVALIDARG);
@@ -322,12 +354,25 @@ TEST_P(DriverDevice, FormatSupportFromTheTarget) {
 TEST_P(DriverDevice, MultisampleQualityLevelsFromTheTarget) {
   for (UINT samples : {1u, 2u, 4u, 8u}) {
     UINT viaDriver = 0xdeadbeef, direct = 0;
-    TRITON_DDI(device, pfnCheckMultisampleQualityLevels)(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples,
-                                                         &viaDriver);
+    if (device.isWddm1_3()) {
+      // The 1.3 member carries the 11.2 API's flags: none is CheckMultisampleQualityLevels,
+      // TILED_RESOURCE asks for tiled render targets, which cannot exist without a tier.
+      device.funcsWddm1_3.pfnCheckMultisampleQualityLevels(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples, 0,
+                                                           &viaDriver);
+      UINT tiled = 0xdeadbeef;
+      device.funcsWddm1_3.pfnCheckMultisampleQualityLevels(
+          device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples,
+          ddi::D3DWDDM1_3DDI_CHECK_MULTISAMPLE_QUALITY_LEVELS_TILED_RESOURCE, &tiled);
+      EXPECT_EQ(tiled, 0u) << samples << " samples";
+    } else {
+      TRITON_DDI(device, pfnCheckMultisampleQualityLevels)(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples,
+                                                           &viaDriver);
+    }
     if (FAILED(reference->CheckMultisampleQualityLevels(DXGI_FORMAT_R8G8B8A8_UNORM, samples, &direct)))
       direct = 0;
     EXPECT_EQ(viaDriver, direct) << samples << " samples";
   }
+  EXPECT_EQ(device.takeError(), S_OK);
 }
 
 // The runtime may hand the driver the same private memory again once an object is
@@ -458,7 +503,9 @@ TEST_P(DriverDevice, UnimplementedEntriesReportENotImpl) {
   TRITON_DDI(device, pfnPsSetShaderWithIfaces)(h, ddi::D3D10DDI_HSHADER{}, 0, nullptr, nullptr);
   EXPECT_EQ(device.takeError(), S_OK) << "without class instances it is SetShader";
   ddi::DXGI_DDI_ARG_PRESENT present{};
-  auto presentFn = device.is11_1() ? device.dxgi1_2.pfnPresent : device.dxgi1_1.pfnPresent;
+  auto presentFn = device.isWddm1_3() ? device.dxgi1_3.pfnPresent
+                   : device.is11_1()  ? device.dxgi1_2.pfnPresent
+                                      : device.dxgi1_1.pfnPresent;
   EXPECT_EQ(presentFn(&present), E_INVALIDARG) << "no device, no surface (driver_dxgi_test presents)";
 }
 
@@ -489,8 +536,9 @@ TEST_P(DriverDevice, DriverCommandListsRunOnTheImmediateContext) {
   harness::DeferredContext deferred;
   ASSERT_EQ(deferred.create(device), S_OK);
   ASSERT_TRUE(deferred.handle().pDrvPrivate);
-  for (const void* entry : deferred.is11_1() ? harness::tableEntries(deferred.funcs11_1)
-                                             : harness::tableEntries(deferred.funcs11))
+  for (const void* entry : device.isWddm1_3() ? harness::tableEntries(deferred.funcsWddm1_3)
+                           : deferred.is11_1()  ? harness::tableEntries(deferred.funcs11_1)
+                                                : harness::tableEntries(deferred.funcs11))
     EXPECT_NE(entry, nullptr) << "a deferred context's table is complete";
   FLOAT green[4] = {0, 1, 0, 1};
   TRITON_DDI(deferred, pfnClearRenderTargetView)(deferred.handle(), rtv.handle, green);
@@ -539,7 +587,7 @@ TEST_P(DriverDevice, DriverCommandListsRunOnTheImmediateContext) {
   device.destroyResource(target);
 }
 
-INSTANTIATE_TEST_SUITE_P(Triton, DriverDevice, ::testing::Values(&kD3D11_0, &kD3D11_0_7, &kD3D11_1),
+INSTANTIATE_TEST_SUITE_P(Triton, DriverDevice, ::testing::Values(&kD3D11_0, &kD3D11_0_7, &kD3D11_1, &kWddm1_3),
                          [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
                            return std::string(info.param->name);
                          });

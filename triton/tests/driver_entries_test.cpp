@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "driver_test_support.h"
 #include "entry_status.h"
@@ -109,15 +110,29 @@ TEST_F(DriverEntries, EveryDeviceTableMemberHasAStatus) {
   EXPECT_EQ(c11_1, (Counts{147, 2, 6, 0, 0}));
   const Counts x11_1 = listTable("DXGI1_2_DDI_BASE_FUNCTIONS", harness::tableEntries(d11_1.dxgi1_2));
   EXPECT_EQ(x11_1, (Counts{8, 2, 0, 5, 0}));
-  std::printf("D3D11.0: %s\nD3D11.1: %s\nDXGI1_0: %s\nDXGI1_1: %s\nDXGI1_2: %s\n",
+
+  // WDDM 1.3: the 11.1 statuses, the seven tiled-resource members unsupported (no tier in
+  // GetCaps), SetMarker nothing to do, SetMarkerMode partial (PROFILE refused); DXGI 1.3
+  // adds Present1 (translated), CheckPresentDurationSupport (nothing to do), one more
+  // overlay member (unsupported) and two reserved members (null).
+  harness::Device wddm1_3;
+  ASSERT_EQ(wddm1_3.create(adapter, kWddm1_3.interfaceVersion, kWddm1_3.version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0),
+            S_OK);
+  const Counts c1_3 = listTable("D3DWDDM1_3DDI_DEVICEFUNCS", harness::tableEntries(wddm1_3.funcsWddm1_3));
+  EXPECT_EQ(c1_3, (Counts{147, 3, 7, 7, 0}));
+  const Counts x1_3 = listTable("DXGI1_3_DDI_BASE_FUNCTIONS", harness::tableEntries(wddm1_3.dxgi1_3));
+  EXPECT_EQ(x1_3, (Counts{9, 2, 1, 4, 2}));
+  std::printf("D3D11.0: %s\nD3D11.1: %s\nWDDM1.3: %s\nDXGI1_0: %s\nDXGI1_1: %s\nDXGI1_2: %s\nDXGI1_3: %s\n",
               ::testing::PrintToString(c11).c_str(), ::testing::PrintToString(c11_1).c_str(),
-              ::testing::PrintToString(x10).c_str(), ::testing::PrintToString(x11).c_str(),
-              ::testing::PrintToString(x11_1).c_str());
+              ::testing::PrintToString(c1_3).c_str(), ::testing::PrintToString(x10).c_str(),
+              ::testing::PrintToString(x11).c_str(), ::testing::PrintToString(x11_1).c_str(),
+              ::testing::PrintToString(x1_3).c_str());
 }
 
 TEST_F(DriverEntries, TheListNamesOnlyRealMembers) {
-  const char* tables[] = {"D3D11DDI_DEVICEFUNCS", "D3D11_1DDI_DEVICEFUNCS", "DXGI_DDI_BASE_FUNCTIONS",
-                          "DXGI1_1_DDI_BASE_FUNCTIONS", "DXGI1_2_DDI_BASE_FUNCTIONS"};
+  const char* tables[] = {"D3D11DDI_DEVICEFUNCS",       "D3D11_1DDI_DEVICEFUNCS",     "D3DWDDM1_3DDI_DEVICEFUNCS",
+                          "DXGI_DDI_BASE_FUNCTIONS",    "DXGI1_1_DDI_BASE_FUNCTIONS", "DXGI1_2_DDI_BASE_FUNCTIONS",
+                          "DXGI1_3_DDI_BASE_FUNCTIONS"};
   for (const driver::EntryNote& note : driver::entryNotes()) {
     bool found = false;
     for (const Member& m : kMembers)
@@ -130,12 +145,14 @@ TEST_F(DriverEntries, TheListNamesOnlyRealMembers) {
 
 // A deferred context gets the device's entries, member for member.
 TEST_F(DriverEntries, DeferredContextTablesEqualTheDeviceTables) {
-  for (const InterfaceVersion* v : {&kD3D11_0, &kD3D11_1}) {
+  for (const InterfaceVersion* v : {&kD3D11_0, &kD3D11_1, &kWddm1_3}) {
     harness::Device device;
     ASSERT_EQ(device.create(adapter, v->interfaceVersion, v->version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0), S_OK);
     harness::DeferredContext context;
     ASSERT_EQ(context.create(device), S_OK) << v->name;
-    if (device.is11_1())
+    if (device.isWddm1_3())
+      EXPECT_EQ(harness::tableEntries(context.funcsWddm1_3), harness::tableEntries(device.funcsWddm1_3));
+    else if (device.is11_1())
       EXPECT_EQ(harness::tableEntries(context.funcs11_1), harness::tableEntries(device.funcs11_1));
     else
       EXPECT_EQ(harness::tableEntries(context.funcs11), harness::tableEntries(device.funcs11));
@@ -174,6 +191,73 @@ TEST_F(DriverEntries, ListedBehaviourHolds) {
   device.funcs11_1.pfnSetTextFilterSize(h, 2, 2);
   device.funcs11_1.pfnRecycleCommandList(h, ddi::D3D11DDI_HCOMMANDLIST{});
   EXPECT_EQ(device.takeError(), S_OK);
+}
+
+// WDDM 1.3: the members the caps report absent answer E_NOTIMPL through pfnSetErrorCb
+// (each call, whatever its arguments: the runtime has no handle to pass them), tiled
+// resources are never created, markers have nothing to do until PROFILE, which is refused.
+TEST_F(DriverEntries, Wddm1_3ListedBehaviourHolds) {
+  harness::Device device;
+  ASSERT_EQ(device.create(adapter, kWddm1_3.interfaceVersion, kWddm1_3.version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0),
+            S_OK);
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  ddi::D3DWDDM1_3DDI_DEVICEFUNCS& f = device.funcsWddm1_3;
+  const ddi::D3DWDDM1_3DDI_TILED_RESOURCE_COORDINATE coordinate{};
+  const ddi::D3DWDDM1_3DDI_TILE_REGION_SIZE region{1, FALSE, 1, 1, 1};
+  const UINT rangeFlags = 0, offsets = 0, counts = 1;
+  f.pfnUpdateTileMappings(h, {}, 1, &coordinate, &region, {}, 1, &rangeFlags, &offsets, &counts, 0);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  f.pfnCopyTileMappings(h, {}, &coordinate, {}, &coordinate, &region, 0);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  f.pfnCopyTiles(h, {}, &coordinate, &region, {}, 0, ddi::D3DWDDM1_3DDI_TILE_COPY_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  static const UINT tileData[16384] = {};   // one 64 KiB tile
+  f.pfnUpdateTiles(h, {}, &coordinate, &region, tileData, 0);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  f.pfnTiledResourceBarrier(h, ddi::D3D10DDI_HT_RESOURCE, nullptr, ddi::D3D10DDI_HT_RESOURCE, nullptr);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  UINT packedMips = 7, packedTiles = 7;
+  f.pfnGetMipPacking(h, {}, &packedMips, &packedTiles);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+  EXPECT_EQ(packedMips, 0u);
+  EXPECT_EQ(packedTiles, 0u);
+  f.pfnResizeTilePool(h, {}, 65536);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
+
+  // No tiled resource or tile pool is created: the flags are refused, not dropped.
+  for (UINT misc : {UINT(ddi::D3DWDDM1_3DDI_RESOURCE_MISC_TILED), UINT(ddi::D3DWDDM1_3DDI_RESOURCE_MISC_TILE_POOL)}) {
+    const ddi::D3D10DDI_MIPINFO mip{65536, 1, 1, 65536, 1, 1};
+    ddi::D3D11DDIARG_CREATERESOURCE args{};
+    args.pMipInfoList = &mip;
+    args.ResourceDimension = ddi::D3D10DDIRESOURCE_BUFFER;
+    args.Usage = ddi::D3D10_DDI_USAGE_DEFAULT;
+    args.BindFlags = misc == ddi::D3DWDDM1_3DDI_RESOURCE_MISC_TILED ? UINT(ddi::D3D10_DDI_BIND_SHADER_RESOURCE) : 0u;
+    args.MiscFlags = misc;
+    args.Format = DXGI_FORMAT_UNKNOWN;
+    args.SampleDesc = {1, 0};
+    args.MipLevels = 1;
+    args.ArraySize = 1;
+    const SIZE_T size = f.pfnCalcPrivateResourceSize(h, &args);
+    ASSERT_GT(size, 0u);
+    std::vector<uint64_t> memory(size / sizeof(uint64_t) + 1);
+    f.pfnCreateResource(h, &args, ddi::D3D10DDI_HRESOURCE{memory.data()}, ddi::D3D10DDI_HRTRESOURCE{});
+    EXPECT_EQ(device.takeError(), E_INVALIDARG) << std::hex << misc;
+  }
+
+  EXPECT_EQ(f.pfnSetMarkerMode(h, ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE, 0), S_OK);
+  EXPECT_EQ(f.pfnSetMarker(h), S_OK);
+  EXPECT_EQ(f.pfnSetMarkerMode(h, ddi::D3DWDDM1_3DDI_MARKER_TYPE_PROFILE, 0), E_NOTIMPL);
+  ddi::D3DWDDM1_3DDI_DEVICEFUNCS copy = f;
+  f.pfnRelocateDeviceFuncs(h, &copy);
+  EXPECT_EQ(device.takeError(), S_OK);
+
+  // DXGI 1.3: no overlay group caps; no custom present durations (both closest 0).
+  EXPECT_EQ(device.dxgi1_3.pfnGetMultiplaneOverlayGroupCaps(nullptr), E_NOTIMPL);
+  ddi::DXGI_DDI_ARG_CHECKPRESENTDURATIONSUPPORT duration{reinterpret_cast<ddi::DXGI_DDI_HDEVICE>(h.pDrvPrivate), 0,
+                                                         166666, 7, 7};
+  EXPECT_EQ(device.dxgi1_3.pfnCheckPresentDurationSupport(&duration), S_OK);
+  EXPECT_EQ(duration.ClosestSmallerDuration, 0u);
+  EXPECT_EQ(duration.ClosestLargerDuration, 0u);
 }
 
 }  // namespace

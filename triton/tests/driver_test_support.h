@@ -50,6 +50,11 @@ inline const InterfaceVersion kD3D11_0_7{"D3D11_0_7", ddi::D3D11_0_7_DDI_INTERFA
                                                                  ddi::DXGI_RESOLVE_SHARED_RESOURCE)};
 inline const InterfaceVersion kD3D11_1{"D3D11_1", ddi::D3D11_1_DDI_INTERFACE_VERSION,
                                        harness::runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM)};
+// WDDM 1.3 (the 11.2 runtime): its DXGI 1.3 table comes with the interface; the low word
+// is given the newest level declared here.
+inline const InterfaceVersion kWddm1_3{"WDDM1_3", ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION,
+                                       harness::runtimeVersion(ddi::D3DWDDM1_3_DDI_BUILD_VERSION,
+                                                               ddi::DXGI_OFFER_RECLAIM)};
 
 // Loads the driver and opens its adapter once per test.
 class DriverTest : public ::testing::Test {

@@ -52,21 +52,27 @@ bool featureLevelForPipelineLevel(UINT level, D3D_FEATURE_LEVEL* out) {
 
 namespace {
 
+constexpr UINT kMaxSupportedVersions = 4;
+
 // Interface versions Triton implements, newest first, if the target allows them.
 UINT supportedVersions(Adapter& adapter, UINT64* out) {
   TargetDevice* target = adapter.probe();
   if (!target)
     return 0;
   UINT count = 0;
-  if (target->device1())
+  // WDDM 1.3 is the 11.1 table plus tiled resources and markers, both reported absent
+  // through GetCaps (ddi_wddm1_3.cpp): it needs what 11.1 needs.
+  if (target->device1()) {
+    out[count++] = ddi::D3DWDDM1_3_DDI_SUPPORTED;
     out[count++] = ddi::D3D11_1_DDI_SUPPORTED;
+  }
   out[count++] = ddi::D3D11_0_7_DDI_SUPPORTED;
   out[count++] = ddi::D3D11_0_DDI_SUPPORTED;
   return count;
 }
 
 bool interfaceSupported(Adapter& adapter, UINT interfaceVersion, UINT version) {
-  UINT64 versions[3];
+  UINT64 versions[kMaxSupportedVersions];
   const UINT count = supportedVersions(adapter, versions);
   for (UINT i = 0; i < count; ++i)
     if (UINT(versions[i] >> 32) == interfaceVersion)
@@ -112,7 +118,8 @@ HRESULT TRITON_APIENTRY createDevice(ddi::D3D10DDI_HADAPTER hAdapter, ddi::D3D10
   HRESULT hr = createTargetDevice(&level, 1, target);
   if (FAILED(hr))
     return hr;
-  if (ddi::deviceTableFor(args->Interface) == ddi::DeviceTableKind::D3D11_1 &&
+  const ddi::DeviceTableKind table = ddi::deviceTableFor(args->Interface);
+  if ((table == ddi::DeviceTableKind::D3D11_1 || table == ddi::DeviceTableKind::WDDM1_3) &&
       (!target->device1() || !target->context1()))
     return E_INVALIDARG;
   if (!fillDeviceTables(*args))
@@ -133,7 +140,7 @@ HRESULT TRITON_APIENTRY getSupportedVersions(ddi::D3D10DDI_HADAPTER hAdapter, UI
   Adapter* adapter = adapterOf(hAdapter);
   if (!adapter || !puEntries)
     return E_INVALIDARG;
-  UINT64 versions[3];
+  UINT64 versions[kMaxSupportedVersions];
   const UINT count = supportedVersions(*adapter, versions);
   if (pSupportedDDIInterfaceVersions) {
     if (*puEntries < count)

@@ -1,5 +1,6 @@
 // GetCaps: every D3D10_2DDICAPS_TYPE up to D3D11.1, answered from the target device's
-// own feature data (the probe device of the adapter).
+// own feature data (the probe device of the adapter), and the two WDDM 1.3 types, which
+// report tiled resources and profile markers absent.
 
 #include <cstring>
 
@@ -91,6 +92,17 @@ HRESULT TRITON_APIENTRY getCaps(ddi::D3D10DDI_HADAPTER hAdapter, const ddi::D3D1
         data.PixelShaderMinPrecision = precision.PixelShaderMinPrecision;
         data.AllOtherStagesMinPrecision = precision.AllOtherShaderStagesMinPrecision;
       }
+      return answer(*args, data);
+    }
+    case ddi::D3DWDDM1_3DDICAPS_D3D11_OPTIONS1: {
+      // No tiled-resource tier, whatever the target offers: Triton does not translate
+      // the tiled-resource members (ddi_wddm1_3.cpp), so the runtime must not use them.
+      const ddi::D3DWDDM1_3DDI_D3D11_OPTIONS_DATA1 data{0};
+      return answer(*args, data);
+    }
+    case ddi::D3DWDDM1_3DDICAPS_MARKER: {
+      // No profile markers (SetMarkerMode refuses PROFILE).
+      const ddi::D3DWDDM1_3DDI_MARKER_TYPE data = ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE;
       return answer(*args, data);
     }
     default:

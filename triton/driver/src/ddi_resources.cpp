@@ -84,6 +84,12 @@ void TRITON_APIENTRY createResource(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3
     d->setError(E_INVALIDARG);
     return;
   }
+  // Tiled resources and tile pools: GetCaps reports no tier, so a runtime never asks
+  // (ddi_wddm1_3.cpp); created as plain resources they would silently lose their meaning.
+  if (a->MiscFlags & (ddi::D3DWDDM1_3DDI_RESOURCE_MISC_TILED | ddi::D3DWDDM1_3DDI_RESOURCE_MISC_TILE_POOL)) {
+    d->setError(E_INVALIDARG);
+    return;
+  }
   std::vector<D3D11_SUBRESOURCE_DATA> initial;
   if (a->pInitialDataUP) {
     const UINT count = a->MipLevels * a->ArraySize;

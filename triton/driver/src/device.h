@@ -29,7 +29,10 @@ public:
   ID3D11Device1* device1() const { return target_->device1(); }
   ID3D11DeviceContext1* context1() const { return context1_.Get(); }
   bool isDeferred() const { return !target_; }
-  bool isD3D11_1() const { return tableKind_ == ddi::DeviceTableKind::D3D11_1; }
+  // 11.1 or the WDDM 1.3 table built on it.
+  bool isD3D11_1() const {
+    return tableKind_ == ddi::DeviceTableKind::D3D11_1 || tableKind_ == ddi::DeviceTableKind::WDDM1_3;
+  }
   ddi::DeviceTableKind tableKind() const { return tableKind_; }
 
   // Errors of DDI functions that return void go to the runtime through pfnSetErrorCb.

@@ -1,6 +1,9 @@
 // The device and DXGI tables Triton hands the runtime. Every member gets an entry:
 // the table tests check that no slot stays null.
 
+#include <cstddef>
+#include <cstring>
+
 #include "default_state_filter.h"
 #include "device.h"
 #include "entries.h"
@@ -179,6 +182,27 @@ void fill(ddi::D3D11_1DDI_DEVICEFUNCS& t) {
   filterDefaultStateSetters(t);
 }
 
+// The WDDM 1.3 table is the 11.1 table with two members retyped and nine appended
+// (the table-order test checks the shared prefix member by member): the 11.1 entries,
+// the default-state filter included, are filled through the 11.1 type and copied over.
+void fill(ddi::D3DWDDM1_3DDI_DEVICEFUNCS& t) {
+  static_assert(offsetof(ddi::D3DWDDM1_3DDI_DEVICEFUNCS, pfnUpdateTileMappings) == sizeof(ddi::D3D11_1DDI_DEVICEFUNCS));
+  ddi::D3D11_1DDI_DEVICEFUNCS prefix{};
+  fill(prefix);
+  std::memcpy(&t, &prefix, sizeof(prefix));
+  t.pfnRelocateDeviceFuncs = relocateDeviceFuncsWddm1_3;
+  t.pfnCheckMultisampleQualityLevels = checkMultisampleQualityLevelsWddm1_3;
+  t.pfnUpdateTileMappings = updateTileMappings;
+  t.pfnCopyTileMappings = copyTileMappings;
+  t.pfnCopyTiles = copyTiles;
+  t.pfnUpdateTiles = updateTiles;
+  t.pfnTiledResourceBarrier = tiledResourceBarrier;
+  t.pfnGetMipPacking = getMipPacking;
+  t.pfnResizeTilePool = resizeTilePool;
+  t.pfnSetMarker = setMarker;
+  t.pfnSetMarkerMode = setMarkerMode;
+}
+
 template <class DxgiTable>
 void fillDxgiBase(DxgiTable& t) {
   t.pfnPresent = dxgiPresent;
@@ -195,7 +219,9 @@ void fillDxgiBase(DxgiTable& t) {
 void fillDeferredContextTable(ddi::DeviceTableKind kind, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args) {
   // A deferred context takes the device's entries: each one works on whichever
   // context its handle names.
-  if (kind == ddi::DeviceTableKind::D3D11_1)
+  if (kind == ddi::DeviceTableKind::WDDM1_3)
+    fill(*args.pWDDM1_3ContextFuncs);
+  else if (kind == ddi::DeviceTableKind::D3D11_1)
     fill(*args.p11_1ContextFuncs);
   else
     fill(*args.p11ContextFuncs);
@@ -212,6 +238,11 @@ bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
       if (!args.p11_1DeviceFuncs)
         return false;
       fill(*args.p11_1DeviceFuncs);
+      break;
+    case ddi::DeviceTableKind::WDDM1_3:
+      if (!args.pWDDM1_3DeviceFuncs)
+        return false;
+      fill(*args.pWDDM1_3DeviceFuncs);
       break;
     default:
       return false;
@@ -248,7 +279,21 @@ bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
       }
       break;
     case ddi::DxgiTableKind::Dxgi1_3:
-      return false;   // WDDM 1.3 interfaces are not listed
+      if (ddi::DXGI1_3_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions4) {
+        fillDxgiBase(*t);
+        t->pfnResolveSharedResource = dxgiResolveSharedResource;
+        t->pfnBlt1 = dxgiBlt1;
+        t->pfnOfferResources = dxgiOfferResources;
+        t->pfnReclaimResources = dxgiReclaimResources;
+        // No overlay planes (as the 1.2 table's overlay members); the two reserved
+        // members stay null.
+        t->pfnGetMultiplaneOverlayCaps = dxgiGetMultiplaneOverlayCaps;
+        t->pfnGetMultiplaneOverlayGroupCaps = dxgiGetMultiplaneOverlayGroupCaps;
+        t->pfnPresentMultiplaneOverlay = dxgiPresentMultiplaneOverlay;
+        t->pfnPresent1 = dxgiPresent1;
+        t->pfnCheckPresentDurationSupport = dxgiCheckPresentDurationSupport;
+      }
+      break;
   }
   return true;
 }

@@ -1,4 +1,5 @@
-// The DXGI base functions: Present onto the target's present path (dxgi_present.h),
+// The DXGI base functions: Present and DXGI 1.3's Present1 onto the target's present
+// path (dxgi_present.h),
 // Blt/Blt1 as copies, resolves or drawn blits (stretch, format conversion, rotation:
 // dxgi_blit.h), identity rotation as a rotation of contents, gamma caps from the target's
 // output, priorities, residency, shared-resource resolves and offer/reclaim.
@@ -96,6 +97,27 @@ BlitRect destinationRect(UINT left, UINT top, UINT right, UINT bottom, UINT srcW
   return {left, top, left + srcWidth, top + srcHeight};
 }
 
+// Present and Present1: with a destination (a primary, fullscreen) the surface is
+// copied there first and the primary is shown.
+HRESULT presentSurface(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hSurface, UINT srcSub,
+                       ddi::DXGI_DDI_HRESOURCE hDst, UINT dstSub, ddi::DXGI_DDI_FLIP_INTERVAL_TYPE flipInterval,
+                       void* dxgiContext) {
+  Device* d = dxgiDevice(hDevice);
+  Resource* surface = dxgiResource(hSurface);
+  if (!d || !surface || !d->presenter())
+    return E_INVALIDARG;
+  Resource* shown = surface;
+  if (Resource* primary = dxgiResource(hDst)) {
+    d->context()->CopySubresourceRegion(primary->resource.Get(), dstSub, 0, 0, 0, surface->resource.Get(), srcSub,
+                                        nullptr);
+    shown = primary;
+  }
+  const HRESULT hr = d->presenter()->present(shown->resource.Get(), flipInterval, dxgiContext);
+  if (hr == ddi::D3DDDIERR_DEVICEREMOVED)
+    d->checkTargetAlive();
+  return hr;
+}
+
 }  // namespace
 
 namespace entry {
@@ -103,20 +125,37 @@ namespace entry {
 // Present (blt model: Flags.Blt, flip model: Flags.Flip): with a destination (a
 // primary, fullscreen) the surface is copied there first and the primary is shown.
 HRESULT TRITON_APIENTRY dxgiPresent(ddi::DXGI_DDI_ARG_PRESENT* a) {
-  Device* d = a ? dxgiDevice(a->hDevice) : nullptr;
-  Resource* surface = a ? dxgiResource(a->hSurfaceToPresent) : nullptr;
-  if (!d || !surface || !d->presenter())
+  if (!a)
     return E_INVALIDARG;
-  Resource* shown = surface;
-  if (Resource* primary = dxgiResource(a->hDstResource)) {
-    d->context()->CopySubresourceRegion(primary->resource.Get(), a->DstSubResourceIndex, 0, 0, 0,
-                                        surface->resource.Get(), a->SrcSubResourceIndex, nullptr);
-    shown = primary;
-  }
-  const HRESULT hr = d->presenter()->present(shown->resource.Get(), a->FlipInterval, a->pDXGIContext);
-  if (hr == ddi::D3DDDIERR_DEVICEREMOVED)
-    d->checkTargetAlive();
-  return hr;
+  return presentSurface(a->hDevice, a->hSurfaceToPresent, a->SrcSubResourceIndex, a->hDstResource,
+                        a->DstSubResourceIndex, a->FlipInterval, a->pDXGIContext);
+}
+
+// Present1 (DXGI 1.3): the same present of a list of surfaces. With several, the
+// destination is null and "the driver must only translate the last source resource
+// handle" for the present callback: the last one is shown. Dirty rectangles are a hint
+// the driver "is not required to use" and must never fail on: the whole surface is
+// presented (the host presenter shows whole buffers).
+HRESULT TRITON_APIENTRY dxgiPresent1(ddi::DXGI_DDI_ARG_PRESENT1* a) {
+  if (!a || !a->phSurfacesToPresent || !a->SurfacesToPresent)
+    return E_INVALIDARG;
+  for (UINT i = 0; i < a->SurfacesToPresent; ++i)
+    if (!a->phSurfacesToPresent[i].hSurface)
+      return E_INVALIDARG;
+  const ddi::DXGI_DDI_ARG_PRESENTSURFACE& last = a->phSurfacesToPresent[a->SurfacesToPresent - 1];
+  return presentSurface(a->hDevice, last.hSurface, last.SubResourceIndex, a->hDstResource, a->DstSubResourceIndex,
+                        a->FlipInterval, a->pDXGIContext);
+}
+
+// Custom present durations (IDXGISwapChainMedia): the host presenter has no refresh
+// rates to switch between. Both closest durations 0 is the documented "cannot switch
+// seamlessly" answer, which the API passes on as such.
+HRESULT TRITON_APIENTRY dxgiCheckPresentDurationSupport(ddi::DXGI_DDI_ARG_CHECKPRESENTDURATIONSUPPORT* a) {
+  if (!a || !dxgiDevice(a->hDevice))
+    return E_INVALIDARG;
+  a->ClosestSmallerDuration = 0;
+  a->ClosestLargerDuration = 0;
+  return S_OK;
 }
 
 // Software gamma: the target's output answers when it can; otherwise (no DXGI output
@@ -281,6 +320,9 @@ HRESULT TRITON_APIENTRY dxgiCheckMultiplaneOverlaySupport(ddi::DXGI_DDI_ARG_CHEC
 }
 HRESULT TRITON_APIENTRY dxgiPresentMultiplaneOverlay(ddi::DXGI_DDI_ARG_PRESENTMULTIPLANEOVERLAY*) {
   return overlaysNotSupported("DXGI PresentMultiplaneOverlay");
+}
+HRESULT TRITON_APIENTRY dxgiGetMultiplaneOverlayGroupCaps(ddi::DXGI_DDI_ARG_GETMULTIPLANEOVERLAYGROUPCAPS*) {
+  return overlaysNotSupported("DXGI GetMultiplaneOverlayGroupCaps");
 }
 
 }  // namespace entry

@@ -1,6 +1,7 @@
 #include "triton/harness/runtime.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <mutex>
 
@@ -8,6 +9,15 @@
 
 namespace triton::harness {
 namespace {
+
+// The 11.1 prefix of a WDDM 1.3 table, for the 11.1 helpers; the two members the 1.3
+// table retypes stay null there.
+void copyWddm1_3Prefix(const ddi::D3DWDDM1_3DDI_DEVICEFUNCS& from, ddi::D3D11_1DDI_DEVICEFUNCS& to) {
+  static_assert(offsetof(ddi::D3DWDDM1_3DDI_DEVICEFUNCS, pfnUpdateTileMappings) == sizeof(ddi::D3D11_1DDI_DEVICEFUNCS));
+  std::memcpy(&to, &from, sizeof(to));
+  to.pfnRelocateDeviceFuncs = nullptr;
+  to.pfnCheckMultisampleQualityLevels = nullptr;
+}
 
 // The runtime's callbacks the driver may call. Triton submits nothing to a kernel
 // driver, so every kernel-thunk and DXGI callback is a recorded "unexpected call".
@@ -331,13 +341,17 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
   std::memset(&dxgi1_0, 0, sizeof(dxgi1_0));
   std::memset(&dxgi1_1, 0, sizeof(dxgi1_1));
   std::memset(&dxgi1_2, 0, sizeof(dxgi1_2));
+  std::memset(&funcsWddm1_3, 0, sizeof(funcsWddm1_3));
+  std::memset(&dxgi1_3, 0, sizeof(dxgi1_3));
 
   ddi::D3D10DDIARG_CREATEDEVICE args{};
   args.hRTDevice.handle = this;
   args.Interface = interfaceVersion;
   args.Version = version;
   args.pKTCallbacks = &kernelCallbacks_;
-  if (is11_1())
+  if (isWddm1_3())
+    args.pWDDM1_3DeviceFuncs = &funcsWddm1_3;
+  else if (is11_1())
     args.p11_1DeviceFuncs = &funcs11_1;
   else
     args.p11DeviceFuncs = &funcs11;
@@ -348,7 +362,7 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
     case ddi::DxgiTableKind::Dxgi1_0: args.DXGIBaseDDI.pDXGIDDIBaseFunctions = &dxgi1_0; break;
     case ddi::DxgiTableKind::Dxgi1_1: args.DXGIBaseDDI.pDXGIDDIBaseFunctions2 = &dxgi1_1; break;
     case ddi::DxgiTableKind::Dxgi1_2: args.DXGIBaseDDI.pDXGIDDIBaseFunctions3 = &dxgi1_2; break;
-    case ddi::DxgiTableKind::Dxgi1_3: return DXGI_ERROR_UNSUPPORTED;   // the harness plays an 11.1 runtime
+    case ddi::DxgiTableKind::Dxgi1_3: args.DXGIBaseDDI.pDXGIDDIBaseFunctions4 = &dxgi1_3; break;
   }
   args.hRTCoreLayer.handle = this;
   args.p11UMCallbacks = &coreCallbacks_;
@@ -356,6 +370,8 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
   const HRESULT hr = adapter.funcs.pfnCreateDevice(adapter.handle, &args);
   if (SUCCEEDED(hr))
     handle_ = args.hDrvDevice;
+  if (SUCCEEDED(hr) && isWddm1_3())
+    copyWddm1_3Prefix(funcsWddm1_3, funcs11_1);
   return hr;
 }
 
@@ -808,6 +824,7 @@ void Device::copyRegion(const Resource& dst, UINT dstSub, UINT x, UINT y, const 
 HRESULT DeferredContext::create(Device& device) {
   destroy();
   is11_1_ = device.is11_1();
+  isWddm1_3_ = device.isWddm1_3();
   callbacks_ = device.coreCallbacks_;
   callbacks_.pfnSetErrorCb = [](ddi::D3D10DDI_HRTCORELAYER layer, HRESULT hr) {
     static_cast<DeferredContext*>(layer.handle)->errors_.push_back(hr);
@@ -818,7 +835,9 @@ HRESULT DeferredContext::create(Device& device) {
     return E_OUTOFMEMORY;
   memory_.reset(new uint64_t[words(size)]());
   ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT args{};
-  if (is11_1_)
+  if (isWddm1_3_)
+    args.pWDDM1_3ContextFuncs = &funcsWddm1_3;
+  else if (is11_1_)
     args.p11_1ContextFuncs = &funcs11_1;
   else
     args.p11ContextFuncs = &funcs11;
@@ -829,6 +848,8 @@ HRESULT DeferredContext::create(Device& device) {
   const HRESULT hr = device.takeError();
   if (SUCCEEDED(hr))
     handle_ = args.hDrvContext;
+  if (SUCCEEDED(hr) && isWddm1_3_)
+    copyWddm1_3Prefix(funcsWddm1_3, funcs11_1);
   return hr;
 }
 

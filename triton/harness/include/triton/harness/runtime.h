@@ -117,14 +117,22 @@ public:
   HRESULT create(Adapter& adapter, UINT interfaceVersion, UINT version, ddi::D3D11DDI_3DPIPELINELEVEL level);
   void destroy();
 
-  bool is11_1() const { return interfaceVersion_ == ddi::D3D11_1_DDI_INTERFACE_VERSION; }
+  // A WDDM 1.3 device is an 11.1 device too: its table starts with the 11.1 table.
+  bool is11_1() const { return interfaceVersion_ == ddi::D3D11_1_DDI_INTERFACE_VERSION || isWddm1_3(); }
+  bool isWddm1_3() const { return interfaceVersion_ == ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION; }
   ddi::D3D10DDI_HDEVICE handle() const { return handle_; }
   ddi::D3D11DDI_DEVICEFUNCS funcs11{};
+  // For a WDDM 1.3 device: funcsWddm1_3 is the table the driver filled, funcs11_1 a copy
+  // of its 11.1 prefix (so the 11.1 helpers work) without the two members the 1.3 table
+  // retypes (pfnRelocateDeviceFuncs, pfnCheckMultisampleQualityLevels: call them through
+  // funcsWddm1_3).
   ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
+  ddi::D3DWDDM1_3DDI_DEVICEFUNCS funcsWddm1_3{};
   // The DXGI table the (interface, version) pair selects; the others stay zero.
   ddi::DXGI_DDI_BASE_FUNCTIONS dxgi1_0{};
   ddi::DXGI1_1_DDI_BASE_FUNCTIONS dxgi1_1{};
   ddi::DXGI1_2_DDI_BASE_FUNCTIONS dxgi1_2{};
+  ddi::DXGI1_3_DDI_BASE_FUNCTIONS dxgi1_3{};
 
   // pfnSetErrorCb calls since the last take (S_OK if none).
   HRESULT takeError();
@@ -215,9 +223,11 @@ public:
   HRESULT takeError();
   ddi::D3D11DDI_DEVICEFUNCS funcs11{};
   ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
+  ddi::D3DWDDM1_3DDI_DEVICEFUNCS funcsWddm1_3{};   // as Device's
 
 private:
   bool is11_1_ = false;
+  bool isWddm1_3_ = false;
   std::unique_ptr<uint64_t[]> memory_;
   ddi::D3D10DDI_HDEVICE handle_{};
   ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS callbacks_{};
