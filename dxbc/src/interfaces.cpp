@@ -1,6 +1,7 @@
 #include "dxbc/interfaces.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "byte_io.h"
 #include "dxbc/container.h"
@@ -46,6 +47,18 @@ public:
     out.assign(reinterpret_cast<const char*>(begin), size_t(nul - begin));
     return true;
   }
+  // A class type or instance record: a name offset, then 16-bit fields in order.
+  bool namedRecord(uint32_t at, std::string& name, std::initializer_list<uint16_t*> fields) const {
+    uint32_t nameOffset = 0;
+    if (!u32(at, nameOffset) || !this->name(nameOffset, name))
+      return false;
+    uint32_t fieldAt = at + 4;
+    for (uint16_t* field : fields) {
+      u16(fieldAt, *field);
+      fieldAt += 2;
+    }
+    return true;
+  }
   // count records of recordSize bytes at offset fit in the payload.
   bool fits(uint32_t offset, uint32_t count, uint32_t recordSize) const {
     return offset <= m_bytes.size() && uint64_t(count) * recordSize <= m_bytes.size() - offset;
@@ -89,29 +102,16 @@ Status parseInterfacesChunk(std::span<const uint8_t> payload, InterfacesChunk& o
   for (uint32_t i = 0; i < typeCount; ++i) {
     const uint32_t at = typeOffset + i * kTypeRecordSize;
     ClassTypeRecord& t = out.types[i];
-    uint32_t nameOffset = 0;
-    r.u32(at, nameOffset);
-    if (!r.name(nameOffset, t.name))
+    if (!r.namedRecord(at, t.name, {&t.id, &t.constantBufferStride, &t.textureCount, &t.samplerCount}))
       return Status::fail(ErrorCode::SignatureNameOutOfRange, "IFCE class type name outside the chunk", at);
-    r.u16(at + 4, t.id);
-    r.u16(at + 6, t.constantBufferStride);
-    r.u16(at + 8, t.textureCount);
-    r.u16(at + 10, t.samplerCount);
   }
   out.instances.resize(instanceCount);
   for (uint32_t i = 0; i < instanceCount; ++i) {
     const uint32_t at = instanceOffset + i * kInstanceRecordSize;
     ClassInstanceRecord& c = out.instances[i];
-    uint32_t nameOffset = 0;
-    r.u32(at, nameOffset);
-    if (!r.name(nameOffset, c.name))
+    if (!r.namedRecord(at, c.name,
+                       {&c.typeId, &c.unknown, &c.constantBuffer, &c.constantBufferOffset, &c.texture, &c.sampler}))
       return Status::fail(ErrorCode::SignatureNameOutOfRange, "IFCE class instance name outside the chunk", at);
-    r.u16(at + 4, c.typeId);
-    r.u16(at + 6, c.unknown);
-    r.u16(at + 8, c.constantBuffer);
-    r.u16(at + 10, c.constantBufferOffset);
-    r.u16(at + 12, c.texture);
-    r.u16(at + 14, c.sampler);
   }
   out.slots.resize(slotRecordCount);
   uint64_t slots = 0;
