@@ -1,5 +1,5 @@
 // The DXGI DDI through the harness (the runtime) onto Wine's d3d11 (the target):
-// Present for blt-model and flip-model swapchains, Blt/Blt1 that copy, stretch,
+// Present (and DXGI 1.3's Present1) for blt-model and flip-model swapchains, Blt/Blt1 that copy, stretch,
 // convert and rotate, RotateResourceIdentities, gamma caps and display modes.
 
 #include <gtest/gtest.h>
@@ -21,6 +21,12 @@ void PrintTo(const Rgba& c, std::ostream* os) {
 
 constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255}, kWhite{255, 255, 255, 255};
 
+// A member of the DXGI table the device's interface gets (the 1.1, 1.2 or 1.3 table: the
+// members they share have one type).
+#define TRITON_DXGI(device, member)                                                    \
+  ((device).isWddm1_3() ? (device).dxgi1_3.member                                      \
+                        : (device).is11_1() ? (device).dxgi1_2.member : (device).dxgi1_1.member)
+
 class DriverDxgi : public DriverTest, public ::testing::WithParamInterface<const InterfaceVersion*> {
 protected:
   void SetUp() override {
@@ -33,17 +39,8 @@ protected:
   static ddi::DXGI_DDI_HRESOURCE dxgiResource(const harness::Resource& r) {
     return reinterpret_cast<ddi::DXGI_DDI_HRESOURCE>(r.handle.pDrvPrivate);
   }
-  // The table members both DXGI tables the harness gets have.
-  template <class Member>
-  auto dxgi(Member ddi::DXGI1_1_DDI_BASE_FUNCTIONS::*m11, Member ddi::DXGI1_2_DDI_BASE_FUNCTIONS::*m12) const {
-    return device.is11_1() ? device.dxgi1_2.*m12 : device.dxgi1_1.*m11;
-  }
-  HRESULT present(ddi::DXGI_DDI_ARG_PRESENT& args) {
-    return dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnPresent, &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnPresent)(&args);
-  }
-  HRESULT blt(ddi::DXGI_DDI_ARG_BLT& args) {
-    return dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnBlt, &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnBlt)(&args);
-  }
+  HRESULT present(ddi::DXGI_DDI_ARG_PRESENT& args) { return TRITON_DXGI(device, pfnPresent)(&args); }
+  HRESULT blt(ddi::DXGI_DDI_ARG_BLT& args) { return TRITON_DXGI(device, pfnBlt)(&args); }
 
   // A 2D RGBA8 texture whose four quadrants are red, green (top), blue, white (bottom).
   harness::Resource quadrants(UINT size, UINT bind) {
@@ -130,6 +127,7 @@ TEST_P(DriverDxgi, BltCopiesStretchesAndConverts) {
 TEST_P(DriverDxgi, Blt1TakesASourceRectangleAndRotates) {
   if (!device.is11_1())
     GTEST_SKIP() << "Blt1 is a DXGI 1.2 member";
+  const ddi::PFNDXGIDDI_BLT1 blt1 = device.isWddm1_3() ? device.dxgi1_3.pfnBlt1 : device.dxgi1_2.pfnBlt1;
   harness::Resource source = quadrants(4, D3D11_BIND_SHADER_RESOURCE);
   harness::Resource rotated = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
   harness::Resource corner = target(2, 2, DXGI_FORMAT_R8G8B8A8_UNORM);
@@ -137,7 +135,7 @@ TEST_P(DriverDxgi, Blt1TakesASourceRectangleAndRotates) {
 
   ddi::DXGI_DDI_ARG_BLT1 args{dxgiDevice(), dxgiResource(rotated), 0, 0, 0, 4, 4, dxgiResource(source), 0, 0, 0, 4,
                               4, {}, ddi::DXGI_DDI_MODE_ROTATION_ROTATE90};
-  ASSERT_EQ(device.dxgi1_2.pfnBlt1(&args), S_OK);
+  ASSERT_EQ(blt1(&args), S_OK);
   const std::vector<Rgba> pixels = readBack(rotated, 4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
   EXPECT_EQ(pixels[0], kBlue) << "the bottom-left quadrant turns to the top left";
   EXPECT_EQ(pixels[3], kRed) << "the top-left quadrant turns to the top right";
@@ -147,12 +145,12 @@ TEST_P(DriverDxgi, Blt1TakesASourceRectangleAndRotates) {
   // The bottom-right 2x2 of the source, copied (no flags) into a 2x2 texture.
   ddi::DXGI_DDI_ARG_BLT1 part{dxgiDevice(), dxgiResource(corner), 0, 0, 0, 0, 0, dxgiResource(source), 0, 2, 2, 4, 4,
                               {}, ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
-  ASSERT_EQ(device.dxgi1_2.pfnBlt1(&part), S_OK);
+  ASSERT_EQ(blt1(&part), S_OK);
   for (const Rgba& c : readBack(corner, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM))
     EXPECT_EQ(c, kWhite);
   part.SrcRight = 1;   // right of left
   part.SrcLeft = 3;
-  EXPECT_EQ(device.dxgi1_2.pfnBlt1(&part), E_INVALIDARG);
+  EXPECT_EQ(blt1(&part), E_INVALIDARG);
   EXPECT_EQ(device.errorCount(), 0u);
 }
 
@@ -213,6 +211,73 @@ TEST_P(DriverDxgi, PresentBltAndFlipModels) {
   EXPECT_EQ(harness::unexpectedCallbackCount(), 0);
 }
 
+// DXGI 1.3's Present1: a list of surfaces, of which the last is shown (the reference:
+// with several, the destination is null and only the last handle goes to pfnPresentCb);
+// with a primary, the last surface is copied there. Dirty rectangles are a hint the
+// driver must never fail on, whatever they hold. One pfnPresentCb per present with the
+// runtime's DXGI context; an empty list or a null surface is refused without one.
+TEST_P(DriverDxgi, Present1ShowsTheLastSurface) {
+  if (!device.isWddm1_3())
+    GTEST_SKIP() << "Present1 is a DXGI 1.3 member";
+  harness::Resource first = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
+  harness::Resource last = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
+  harness::Resource primary = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
+  clear(first, DXGI_FORMAT_R8G8B8A8_UNORM, kRed);
+  clear(last, DXGI_FORMAT_R8G8B8A8_UNORM, kGreen);
+  clear(primary, DXGI_FORMAT_R8G8B8A8_UNORM, kWhite);
+  ASSERT_EQ(device.takeError(), S_OK);
+  int dxgiContext = 0;
+  const size_t before = device.presentCallbacks();
+
+  const ddi::DXGI_DDI_ARG_PRESENTSURFACE surfaces[2] = {{dxgiResource(first), 0}, {dxgiResource(last), 0}};
+  const RECT dirty[2] = {{0, 0, 4, 4}, {-100, -100, 100000, 100000}};   // one inside, one far outside
+  ddi::DXGI_DDI_ARG_PRESENT1 args{};
+  args.hDevice = dxgiDevice();
+  args.phSurfacesToPresent = surfaces;
+  args.SurfacesToPresent = 2;
+  args.pDXGIContext = &dxgiContext;
+  args.Flags.Flip = 1;
+  args.FlipInterval = ddi::DXGI_DDI_FLIP_INTERVAL_ONE;
+  args.pDirtyRects = dirty;
+  args.DirtyRects = 2;
+  args.BackBufferMultiplicity = 1;
+  for (int frame = 0; frame < 3; ++frame)
+    ASSERT_EQ(device.dxgi1_3.pfnPresent1(&args), S_OK) << frame;
+  EXPECT_EQ(device.presentCallbacks(), before + 3);
+  EXPECT_EQ(device.lastPresent().pDXGIContext, &dxgiContext);
+
+  // With a primary (blt model, fullscreen): the last surface's pixels, all of them,
+  // although the dirty rectangles name only a corner.
+  args.Flags.Value = 0;
+  args.Flags.Blt = 1;
+  args.hDstResource = dxgiResource(primary);
+  args.DirtyRects = 1;
+  ASSERT_EQ(device.dxgi1_3.pfnPresent1(&args), S_OK);
+  for (const Rgba& c : readBack(primary, 16, 16, DXGI_FORMAT_R8G8B8A8_UNORM))
+    ASSERT_EQ(c, kGreen);
+  EXPECT_EQ(device.presentCallbacks(), before + 4);
+
+  // A single surface is Present.
+  clear(first, DXGI_FORMAT_R8G8B8A8_UNORM, kBlue);
+  args.SurfacesToPresent = 1;
+  args.pDirtyRects = nullptr;
+  args.DirtyRects = 0;
+  ASSERT_EQ(device.dxgi1_3.pfnPresent1(&args), S_OK);
+  for (const Rgba& c : readBack(primary, 16, 16, DXGI_FORMAT_R8G8B8A8_UNORM))
+    ASSERT_EQ(c, kBlue);
+
+  args.SurfacesToPresent = 0;
+  EXPECT_EQ(device.dxgi1_3.pfnPresent1(&args), E_INVALIDARG);
+  const ddi::DXGI_DDI_ARG_PRESENTSURFACE withNull[2] = {{dxgiResource(first), 0}, {0, 0}};
+  args.phSurfacesToPresent = withNull;
+  args.SurfacesToPresent = 2;
+  EXPECT_EQ(device.dxgi1_3.pfnPresent1(&args), E_INVALIDARG);
+  EXPECT_EQ(device.dxgi1_3.pfnPresent1(nullptr), E_INVALIDARG);
+  EXPECT_EQ(device.presentCallbacks(), before + 5);
+  EXPECT_EQ(device.errorCount(), 0u);
+  EXPECT_EQ(harness::unexpectedCallbackCount(), 0);
+}
+
 // Sequential swapchains rotate buffer identities after a present: each handle shows
 // what the next one showed, the last the first's.
 TEST_P(DriverDxgi, RotateResourceIdentitiesRotatesWhatEachHandleShows) {
@@ -224,8 +289,7 @@ TEST_P(DriverDxgi, RotateResourceIdentitiesRotatesWhatEachHandleShows) {
   const ddi::DXGI_DDI_HRESOURCE handles[3] = {dxgiResource(buffers[0]), dxgiResource(buffers[1]),
                                               dxgiResource(buffers[2])};
   ddi::DXGI_DDI_ARG_ROTATE_RESOURCE_IDENTITIES args{dxgiDevice(), handles, 3};
-  auto rotate = dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnRotateResourceIdentities,
-                     &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnRotateResourceIdentities);
+  auto rotate = TRITON_DXGI(device, pfnRotateResourceIdentities);
   ASSERT_EQ(rotate(&args), S_OK);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(readBack(buffers[i], 8, 8, DXGI_FORMAT_R8G8B8A8_UNORM)[27], colours[(i + 1) % 3]) << i;
@@ -240,8 +304,7 @@ TEST_P(DriverDxgi, RotateResourceIdentitiesRotatesWhatEachHandleShows) {
 TEST_P(DriverDxgi, GammaCaps) {
   DXGI_GAMMA_CONTROL_CAPABILITIES caps{};
   ddi::DXGI_DDI_ARG_GET_GAMMA_CONTROL_CAPS args{dxgiDevice(), &caps};
-  auto getGammaCaps = dxgi(&ddi::DXGI1_1_DDI_BASE_FUNCTIONS::pfnGetGammaCaps,
-                           &ddi::DXGI1_2_DDI_BASE_FUNCTIONS::pfnGetGammaCaps);
+  auto getGammaCaps = TRITON_DXGI(device, pfnGetGammaCaps);
   ASSERT_EQ(getGammaCaps(&args), S_OK);
   EXPECT_GT(caps.NumGammaControlPoints, 1u);
   EXPECT_LE(caps.NumGammaControlPoints, 1025u);
@@ -252,7 +315,7 @@ TEST_P(DriverDxgi, GammaCaps) {
   EXPECT_EQ(getGammaCaps(&args), E_INVALIDARG);
 }
 
-INSTANTIATE_TEST_SUITE_P(Triton, DriverDxgi, ::testing::Values(&kD3D11_0_7, &kD3D11_1),
+INSTANTIATE_TEST_SUITE_P(Triton, DriverDxgi, ::testing::Values(&kD3D11_0_7, &kD3D11_1, &kWddm1_3),
                          [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
                            return std::string(info.param->name);
                          });
