@@ -8,6 +8,10 @@
 //   replay   the host side alone: one frame's command bytes, encoded once, decoded,
 //            validated and executed every frame (what a neptune-server worker does with a
 //            batch the transport copied out of the ring)
+//   fence    as neptune, but the frame ends with ID3D11DeviceContext4::Signal + Flush
+//            instead of the readback, and the thread polls the executor as an idle
+//            neptune-server worker does (every 200 us) until the fence's guest slot shows
+//            the value: the executor's emulated fence on the real backend (issue 10)
 //
 // The frame (samples/many_draws, samples/common/quad_grid.cpp): a 100x100 grid of quads,
 // one DrawIndexed each, the pixel shader switched at every draw, the row colour written
@@ -21,6 +25,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +33,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dxbc/asm/assembler.h"
@@ -254,7 +260,9 @@ public:
       return m_bulk.data();
     };
     options.hooks.pushSlot = [](uint32_t, const void*, size_t) {};
-    options.hooks.fenceSlot = [](uint32_t, uint64_t) {};
+    options.hooks.fenceSlot = [this](uint32_t slot, uint64_t value) {
+      if (slot == kFenceSlot) m_fenceSlotValue = value;
+    };
     options.hooks.log = [](const char* line) { std::fprintf(stderr, "executor: %s\n", line); };
     m_executor = npt::executor::createExecutor(std::move(options));
     m_decodeContext.replies = &m_replies;
@@ -310,6 +318,13 @@ public:
     m_staging = next();
     encode_ID3D11Device_CreateTexture2D(m_writer, m_device, &stDesc, 0, nullptr, m_staging);
     run();
+    m_fence = next();
+    encode_ID3D11Device5_CreateFence(m_writer, m_device, 0, 0, kFenceSlot, m_fence);
+    run();
+    if (decodeReply_ID3D11Device5_CreateFence(m_replies.data(), m_replies.size(), &hr) != ErrorCode::Ok || FAILED(hr)) {
+      std::fprintf(stderr, "neptune setup: CreateFence failed (0x%08x)\n", unsigned(hr));
+      std::exit(2);
+    }
     for (ObjectId id : {m_vs, m_psPlain, m_psSwizzled, m_layout, m_vertices, m_indices, m_rowConstants, m_target, m_rtv,
                         m_staging})
       if (!m_executor->backendObject(id)) {
@@ -364,6 +379,30 @@ public:
     check(m_decoder->decodePrivate(m_recorded.data(), m_recorded.size()));
     return readBack();
   }
+  // fence: the frame, Signal + Flush, then the executor polled until the slot shows the
+  // value. Returns the number of polls it took.
+  uint32_t renderFenced(uint32_t frame) {
+    using namespace npt::protocol;
+    encodeFrame(frame);
+    const uint64_t value = ++m_fenceValue;
+    encode_ID3D11DeviceContext4_Signal(m_writer, m_context, m_fence, value);
+    encode_ID3D11DeviceContext_Flush(m_writer, m_context);
+    run();
+    // As host/server/worker.cpp's idle worker with pending fence work: poll, then 200 us.
+    uint32_t polls = 0;
+    for (;;) {
+      m_executor->pollQueries();
+      polls++;
+      if (m_fenceSlotValue >= value) break;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    if (m_fenceSlotValue != value) {
+      std::fprintf(stderr, "fence: slot shows %llu after signalling %llu\n", (unsigned long long)m_fenceSlotValue,
+                   (unsigned long long)value);
+      std::exit(2);
+    }
+    return polls;
+  }
   size_t recordedBytes() const { return m_recorded.size(); }
   uint64_t droppedCalls() const { return m_executor->droppedCalls(); }
   bool fatal() const { return m_executor->isFatal(); }
@@ -415,6 +454,10 @@ private:
   npt::protocol::DecodeContext m_decodeContext;
   std::unique_ptr<npt::executor::Executor> m_executor;
   std::unique_ptr<npt::protocol::StreamDecoder> m_decoder;
+  static constexpr uint32_t kFenceSlot = 0;
+  uint64_t m_fenceValue = 0;       // the last value signalled
+  uint64_t m_fenceSlotValue = 0;   // what the executor last wrote into the guest's fence slot
+  ObjectId m_fence = 0;
   ObjectId m_nextId = 1;
   ObjectId m_device = 0, m_context = 0, m_vs = 0, m_psPlain = 0, m_psSwizzled = 0, m_layout = 0, m_vertices = 0,
            m_indices = 0, m_rowConstants = 0, m_target = 0, m_rtv = 0, m_staging = 0;
@@ -491,20 +534,30 @@ int main(int argc, char** argv) {
   NeptuneFrame neptune(backendName, shaders, geometry, width, height);
   neptune.record(0);
 
-  ModeResult results[3] = {{"direct", {}, {}, {}}, {"neptune", {}, {}, {}}, {"replay", {}, {}, {}}};
+  constexpr int kModes = 4;
+  ModeResult results[kModes] = {{"direct", {}, {}, {}}, {"neptune", {}, {}, {}}, {"replay", {}, {}, {}},
+                                {"fence", {}, {}, {}}};
+  uint64_t fencePolls = 0, fencedFrames = 0;
+  // The pixel of cell (0,0) after the frame; the fence mode reads nothing back and
+  // answers the expected pixel (its check is the fence slot's value).
   auto renderOnce = [&](int mode, uint32_t frame) -> uint32_t {
     switch (mode) {
       case 0: return direct.render(frame);
       case 1: return neptune.render(frame);
-      default: return neptune.replay();
+      case 2: return neptune.replay();
+      default:
+        fencePolls += neptune.renderFenced(frame);
+        fencedFrames++;
+        return expectedPixelOfCell00(frame);
     }
   };
-  for (int mode = 0; mode < 3; mode++)   // pipelines compiled, memory touched
+  for (int mode = 0; mode < kModes; mode++)   // pipelines compiled, memory touched
     for (uint32_t f = 0; f < warmup; f++) renderOnce(mode, f);
+  fencePolls = fencedFrames = 0;
 
   for (uint32_t round = 0; round < rounds; round++) {
-    for (int step = 0; step < 3; step++) {
-      int mode = int((step + round) % 3);   // each mode in each position in turn
+    for (int step = 0; step < kModes; step++) {
+      int mode = int((step + round) % kModes);   // each mode in each position in turn
       std::vector<double> times;
       double cpuStart = nowMs(CLOCK_PROCESS_CPUTIME_ID);
       double threadStart = nowMs(CLOCK_THREAD_CPUTIME_ID);
@@ -532,8 +585,11 @@ int main(int argc, char** argv) {
     std::printf("\n");
   }
   double d = median(results[0].roundMedianMs);
-  std::printf("ratio neptune / direct %.3f   replay / direct %.3f\n", median(results[1].roundMedianMs) / d,
-              median(results[2].roundMedianMs) / d);
+  std::printf("ratio neptune / direct %.3f   replay / direct %.3f   fence / neptune %.3f\n",
+              median(results[1].roundMedianMs) / d, median(results[2].roundMedianMs) / d,
+              median(results[3].roundMedianMs) / median(results[1].roundMedianMs));
+  std::printf("fence: %.1f executor polls per frame until the slot showed the value\n",
+              fencedFrames ? double(fencePolls) / double(fencedFrames) : 0.0);
   double t = median(results[0].roundThreadCpuMs);
   std::printf("calling thread CPU ratio neptune / direct %.3f   replay / direct %.3f\n",
               median(results[1].roundThreadCpuMs) / t, median(results[2].roundThreadCpuMs) / t);
