@@ -39,7 +39,7 @@ if [ $tests = 1 ]; then
   done
 fi
 for size in ${sizes//,/ }; do
-  "$stage/bin/gpu-frame-bench" --size "$size" --frames "$frames" --rounds "$rounds" \
+  "$stage/bin/gpu-frame-bench" --size "$size" --frames "$frames" --rounds "$rounds" --server "$stage/bin/neptune-server" \
     2>"$out/frame-bench-$size.err" | tee "$out/frame-bench-$size.txt"
   rc=${PIPESTATUS[0]}
   [ $rc = 0 ] || { echo "gpu-frame-bench $size: rc $rc"; tail -5 "$out/frame-bench-$size.err"; status=1; }

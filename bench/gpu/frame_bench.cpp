@@ -12,6 +12,11 @@
 //            instead of the readback, and the thread polls the executor as an idle
 //            neptune-server worker does (every 200 us) until the fence's guest slot shows
 //            the value: the executor's emulated fence on the real backend (issue 10)
+//   server   (with --server PATH) the frame sent by a guest connection through the
+//            transport's ring to a neptune-server started here, whose worker process decodes,
+//            validates and executes it on its backend; the readback is a Map call answered
+//            through the reply slot: the whole host path of a PE guest, without the guest
+//            DLLs and Wine (server_frame.cpp)
 //
 // The frame (samples/many_draws, samples/common/quad_grid.cpp): a 100x100 grid of quads,
 // one DrawIndexed each, the pixel shader switched at every draw, the row colour written
@@ -40,14 +45,15 @@
 #include "npt/backends/backend.h"
 #include "npt/executor/executor.h"
 #include "npt/protocol/decoder.h"
+#include "frame_commands.h"
+#include "server_frame.h"
 #include "npt_encode.h"
 
 namespace {
 
+using namespace npt::bench::gpu;
 using npt::protocol::ObjectId;
 using npt::protocol::Payload;
-
-constexpr uint32_t kGrid = 100;   // quads per row and per column, as samples/many_draws
 
 // fxc's register names; the assembler derives the signatures from the declarations
 // (input v0 -> TEXCOORD0, o0 with position -> SV_Position, pixel o0 -> SV_Target0).
@@ -104,14 +110,6 @@ struct Geometry {
       }
   }
 };
-
-// The row colour of a frame: changes every frame, so the check sees this frame's writes.
-void rowColour(uint32_t row, uint32_t frame, float out[4]) {
-  out[0] = float(row) / float(kGrid - 1);
-  out[1] = float(frame % 16) / 15.0f;
-  out[2] = 0.5f;
-  out[3] = 1.0f;
-}
 
 uint32_t expectedPixelOfCell00(uint32_t frame) {
   float c[4];
@@ -215,7 +213,7 @@ public:
         m_context->DrawIndexed(6, 0, INT((row * kGrid + column) * 4));
       }
     }
-    D3D11_BOX box = {m_width / kGrid / 2, m_height / kGrid / 2, 0, m_width / kGrid / 2 + 1, m_height / kGrid / 2 + 1, 1};
+    D3D11_BOX box = checkedPixelBox(m_width, m_height);
     m_context->CopySubresourceRegion(m_staging, 0, 0, 0, 0, m_target, 0, &box);
     D3D11_MAPPED_SUBRESOURCE mapped = {};
     check(m_context->Map(m_staging, 0, D3D11_MAP_READ, 0, &mapped), "Map");
@@ -334,31 +332,18 @@ public:
       }
   }
 
-  // Encodes frame `frame` (without the readback) at the writer's end.
   void encodeFrame(uint32_t frame) {
-    using namespace npt::protocol;
-    const float clear[4] = {0, 0, 0, 1};
-    D3D11_VIEWPORT viewport = {0, 0, float(m_width), float(m_height), 0, 1};
-    UINT stride = 8, offset = 0;
-    encode_ID3D11DeviceContext_ClearRenderTargetView(m_writer, m_context, m_rtv, clear);
-    encode_ID3D11DeviceContext_OMSetRenderTargets(m_writer, m_context, 1, &m_rtv, 0);
-    encode_ID3D11DeviceContext_RSSetViewports(m_writer, m_context, 1, &viewport);
-    encode_ID3D11DeviceContext_IASetInputLayout(m_writer, m_context, m_layout);
-    encode_ID3D11DeviceContext_IASetVertexBuffers(m_writer, m_context, 0, 1, &m_vertices, &stride, &offset);
-    encode_ID3D11DeviceContext_IASetIndexBuffer(m_writer, m_context, m_indices, DXGI_FORMAT_R16_UINT, 0);
-    encode_ID3D11DeviceContext_IASetPrimitiveTopology(m_writer, m_context, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
-    encode_ID3D11DeviceContext_VSSetShader(m_writer, m_context, m_vs, nullptr, 0);
-    encode_ID3D11DeviceContext_PSSetConstantBuffers(m_writer, m_context, 0, 1, &m_rowConstants);
-    for (uint32_t row = 0; row < kGrid; row++) {
-      float colour[4];
-      rowColour(row, frame, colour);
-      encode_ID3D11DeviceContext_UpdateSubresource(m_writer, m_context, m_rowConstants, 0, nullptr,
-                                                   Payload::inlineBytes(colour, sizeof(colour)), 0, 0);
-      for (uint32_t column = 0; column < kGrid; column++) {
-        encode_ID3D11DeviceContext_PSSetShader(m_writer, m_context, column & 1 ? m_psSwizzled : m_psPlain, nullptr, 0);
-        encode_ID3D11DeviceContext_DrawIndexed(m_writer, m_context, 6, 0, INT((row * kGrid + column) * 4));
-      }
-    }
+    FrameObjects o;
+    o.context = m_context;
+    o.rtv = m_rtv;
+    o.layout = m_layout;
+    o.vertices = m_vertices;
+    o.indices = m_indices;
+    o.vs = m_vs;
+    o.psPlain = m_psPlain;
+    o.psSwizzled = m_psSwizzled;
+    o.rowConstants = m_rowConstants;
+    npt::bench::gpu::encodeFrame(m_writer, o, frame, m_width, m_height);
   }
 
   // neptune: encode the frame and its readback, decode and execute; the pixel of cell (0,0).
@@ -425,7 +410,7 @@ private:
   // Copies the pixel of cell (0,0), maps it (the sync path: waits for the GPU), unmaps.
   uint32_t readBack() {
     using namespace npt::protocol;
-    D3D11_BOX box = {m_width / kGrid / 2, m_height / kGrid / 2, 0, m_width / kGrid / 2 + 1, m_height / kGrid / 2 + 1, 1};
+    D3D11_BOX box = checkedPixelBox(m_width, m_height);
     encode_ID3D11DeviceContext_CopySubresourceRegion(m_writer, m_context, m_staging, 0, 0, 0, 0, m_target, 0, &box);
     encode_ID3D11DeviceContext_Map(m_writer, m_context, m_staging, 0, D3D11_MAP_READ, 0);
     run();
@@ -490,6 +475,7 @@ struct ModeResult {
 int main(int argc, char** argv) {
   uint32_t frames = 30, rounds = 5, width = 256, height = 256, warmup = 3;
   const char* backendName = "dxvk";
+  std::string serverBinary;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
     auto value = [&]() -> const char* {
@@ -503,6 +489,7 @@ int main(int argc, char** argv) {
     else if (arg == "--rounds") rounds = uint32_t(std::atoi(value()));
     else if (arg == "--warmup") warmup = uint32_t(std::atoi(value()));
     else if (arg == "--backend") backendName = value();
+    else if (arg == "--server") serverBinary = value();
     else if (arg == "--size") {
       if (std::sscanf(value(), "%ux%u", &width, &height) != 2) {
         std::fprintf(stderr, "--size WxH\n");
@@ -510,7 +497,7 @@ int main(int argc, char** argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--size WxH] [--frames N] [--rounds N] [--warmup N] [--backend dxvk]\n"
+                   "usage: %s [--size WxH] [--frames N] [--rounds N] [--warmup N] [--backend dxvk] [--server PATH]\n"
                    "many_draws' frame directly on the backend, through the executor (encode + decode + execute), and\n"
                    "replayed from recorded bytes (decode + execute); rounds alternate; medians and ratios.\n",
                    argv[0]);
@@ -533,10 +520,16 @@ int main(int argc, char** argv) {
   DirectFrame direct(*backend, shaders, geometry, width, height);
   NeptuneFrame neptune(backendName, shaders, geometry, width, height);
   neptune.record(0);
+  std::unique_ptr<ServerFrame> server;
+  if (!serverBinary.empty()) {
+    setenv("NPT_BACKEND", backendName, 1);   // the server's workers open the same backend
+    server = std::make_unique<ServerFrame>(serverBinary, shaders.vs, shaders.psPlain, shaders.psSwizzled,
+                                           geometry.vertices, geometry.indices, width, height);
+  }
 
-  constexpr int kModes = 4;
-  ModeResult results[kModes] = {{"direct", {}, {}, {}}, {"neptune", {}, {}, {}}, {"replay", {}, {}, {}},
-                                {"fence", {}, {}, {}}};
+  const int kModes = server ? 5 : 4;
+  ModeResult results[5] = {{"direct", {}, {}, {}}, {"neptune", {}, {}, {}}, {"replay", {}, {}, {}},
+                           {"fence", {}, {}, {}}, {"server", {}, {}, {}}};
   uint64_t fencePolls = 0, fencedFrames = 0;
   // The pixel of cell (0,0) after the frame; the fence mode reads nothing back and
   // answers the expected pixel (its check is the fence slot's value).
@@ -545,6 +538,7 @@ int main(int argc, char** argv) {
       case 0: return direct.render(frame);
       case 1: return neptune.render(frame);
       case 2: return neptune.replay();
+      case 4: return server->render(frame);
       default:
         fencePolls += neptune.renderFenced(frame);
         fencedFrames++;
@@ -577,7 +571,8 @@ int main(int argc, char** argv) {
   std::printf("many_draws frame (%u draws, %u commands + the readback), %ux%u, backend %s, %u rounds x %u frames (%u warm-up)\n",
               kGrid * kGrid, kGrid * kGrid * 2 + kGrid + 9, width, height, backendName, rounds, frames, warmup);
   std::printf("recorded frame: %zu bytes on the wire\n", neptune.recordedBytes());
-  for (const ModeResult& r : results) {
+  for (int mode = 0; mode < kModes; mode++) {
+    const ModeResult& r = results[mode];
     std::printf("%-8s median %8.3f ms/frame  calling thread CPU %7.3f ms/frame  process CPU %7.3f ms/frame  "
                 "wrong pixels %u  rounds:",
                 r.name, median(r.roundMedianMs), median(r.roundThreadCpuMs), median(r.roundCpuMs), r.wrongPixels);
@@ -588,6 +583,10 @@ int main(int argc, char** argv) {
   std::printf("ratio neptune / direct %.3f   replay / direct %.3f   fence / neptune %.3f\n",
               median(results[1].roundMedianMs) / d, median(results[2].roundMedianMs) / d,
               median(results[3].roundMedianMs) / median(results[1].roundMedianMs));
+  if (server)
+    std::printf("ratio server / direct %.3f   server / neptune %.3f (server: the worker process's CPU is not in "
+                "process CPU; calling thread = the guest's encoding and waiting)\n",
+                median(results[4].roundMedianMs) / d, median(results[4].roundMedianMs) / median(results[1].roundMedianMs));
   std::printf("fence: %.1f executor polls per frame until the slot showed the value\n",
               fencedFrames ? double(fencePolls) / double(fencedFrames) : 0.0);
   double t = median(results[0].roundThreadCpuMs);
@@ -595,6 +594,7 @@ int main(int argc, char** argv) {
               median(results[1].roundThreadCpuMs) / t, median(results[2].roundThreadCpuMs) / t);
   std::printf("executor dropped calls %llu, fatal %s\n", (unsigned long long)neptune.droppedCalls(),
               neptune.fatal() ? "yes" : "no");
-  uint32_t wrong = results[0].wrongPixels + results[1].wrongPixels + results[2].wrongPixels;
+  uint32_t wrong = 0;
+  for (const ModeResult& r : results) wrong += r.wrongPixels;
   return wrong || neptune.droppedCalls() || neptune.fatal() ? 3 : 0;
 }

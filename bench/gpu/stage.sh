@@ -1,6 +1,6 @@
 #!/bin/sh
 # Stages what a GPU run on the device machine needs into build/devicebench/gpu (ignored by
-# git; the device tool's `carry`): the native bench and host tests, DXVK-native's two
+# git; the device tool's `carry`): the native bench, neptune-server and the host tests, DXVK-native's two
 # libraries, the headless SDL2 stand-in and the GL/Vulkan loader packages NVIDIA's Vulkan
 # driver needs there (its ICD, libGLX_nvidia.so.0, loads only with glvnd's libGLdispatch).
 # Run here, then on the device machine: bench/gpu/device_run.sh (README.md).
@@ -11,10 +11,10 @@ dxvk=${2:-/work/dxvk-build/lib}
 stage=build/devicebench/gpu
 [ -d "$build" ] || meson setup "$build" >/dev/null
 nice -n 5 ninja -j2 -C "$build" bench/gpu/gpu-frame-bench host/backends/tests/host_backend_test \
-  host/backends/tests/host_real_backend_test host/executor/tests/host_executor_tests
+  host/backends/tests/host_real_backend_test host/executor/tests/host_executor_tests host/server/neptune-server
 rm -rf "$stage/bin" "$stage/dxvk" "$stage/sdl"
 mkdir -p "$stage/bin" "$stage/dxvk" "$stage/sdl" "$stage/deb"
-cp "$build/bench/gpu/gpu-frame-bench" "$build/host/backends/tests/host_backend_test" \
+cp "$build/bench/gpu/gpu-frame-bench" "$build/host/server/neptune-server" "$build/host/backends/tests/host_backend_test" \
    "$build/host/backends/tests/host_real_backend_test" "$build/host/executor/tests/host_executor_tests" "$stage/bin/"
 strip --strip-debug "$stage"/bin/*
 cp "$dxvk/libdxvk_d3d11.so" "$dxvk/libdxvk_dxgi.so" "$stage/dxvk/"
