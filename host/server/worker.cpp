@@ -227,22 +227,25 @@ int run_worker(WorkerParams& p) {
   const bool relay_possible = !p.socket_wake || p.link->interrupt_wait();
   for (;;) {
     bump(p.progress);
-    if (npt_host_context_process(context, 4096))
+    constexpr size_t kBatch = 4096;
+    // A full batch: more may be published already, go on at once.
+    if (npt_host_context_process(context, kBatch) == kBatch)
       continue;
     if (npt_host_context_fatal_reason(context)) {
       status = 3;
       break;
     }
-    // Poll briefly: a guest issuing a stream of calls should not pay a wakeup each.
+    // Caught up. Poll briefly (a guest issuing a stream of calls should not pay a wakeup
+    // each), and gently: pause before each read of the heads, which pulls the line the
+    // guest is writing; meanwhile its next records gather into one batch.
     uint64_t deadline = transport::now_ns() + uint64_t(p.spin_us) * 1000;
     bool work = false;
     for (uint32_t i = 0; !work; i++) {
-      work = npt_host_context_has_work(context);
-      if ((i & 7) == 0 && transport::now_ns() > deadline)
-        break;
-      // Poll the heads gently: each read pulls the line the guest is writing.
       for (int k = 0; k < transport::kHostPollPauses; k++)
         transport::cpu_relax();
+      work = npt_host_context_has_work(context);
+      if (!work && (i & 7) == 0 && transport::now_ns() > deadline)
+        break;
     }
     if (work)
       continue;

@@ -147,8 +147,11 @@ void HostContext::make_fatal(FatalReason reason) {
   m_fatal = reason;
   store_release(m_control->fatal_reason, uint32_t(reason));
   store_seq_cst(m_control->device_state, uint32_t(kDeviceRemovedState));
-  for (auto& r : m_rings)
+  for (auto& r : m_rings) {
     store_release(r.header->state, uint32_t(reason));
+    store_release(r.header->progress, ++r.progress);
+    address_wake_all(&r.header->progress);
+  }
   address_wake_all(&m_control->device_state);
   for (uint32_t i = 0; i < m_geometry.reply_slot_count; i++)
     address_wake_all(&reply_slot_header(i)->seq);
@@ -168,23 +171,42 @@ bool HostContext::refresh_head(RingState& r) {
 }
 
 void HostContext::publish_progress(RingState& r) {
+  if (r.tail == r.published_tail && r.executed == r.published_executed)
+    return;
   store_release(r.header->executed, r.executed);
   store_release(r.header->tail, r.tail);
   r.published_tail = r.tail;
+  r.published_executed = r.executed;
+  // Pairs with the guest's store of progress_waiting before it re-checks the tail: either
+  // it sees what was just published or this load sees it waiting.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (load_relaxed(r.header->progress_waiting))
+    wake_progress(r);
+}
+
+void HostContext::wake_progress(RingState& r) {
+  store_release(r.header->progress, ++r.progress);
+  address_wake_all(&r.header->progress);
+  if (m_guest_waker)
+    m_guest_waker();
 }
 
 bool HostContext::has_work() {
   if (m_fatal != FatalReason::None)
     return false;
+  bool work = false;
   for (auto& r : m_rings) {
-    if (r.blocked && m_rings[r.wait_target].executed < r.wait_seq)
+    if (r.blocked) {
+      work |= m_rings[r.wait_target].executed >= r.wait_seq;
       continue;
-    if (r.blocked)
-      return true;
-    if (load_acquire(r.header->head) != r.tail)
-      return true;
+    }
+    // The head read here is the one the next process() consumes up to: one read of the
+    // guest's line per batch, however many records the batch holds.
+    if (r.cached_head == r.tail && !refresh_head(r))
+      return false;
+    work |= r.cached_head != r.tail;
   }
-  return false;
+  return work;
 }
 
 bool HostContext::enter_idle() {
@@ -213,6 +235,10 @@ size_t HostContext::process(size_t budget) {
   if (m_fatal != FatalReason::None)
     return 0;
   m_processing = true;
+  // A ring with records left from the head read last (by has_work or an earlier call)
+  // consumes those; only a ring with nothing known reads its head, once.
+  for (auto& r : m_rings)
+    r.head_read = r.cached_head != r.tail;
   size_t done = 0;
   bool progress = true;
   while (progress && done < budget && m_fatal == FatalReason::None) {
@@ -235,6 +261,32 @@ size_t HostContext::process(size_t budget) {
   return done;
 }
 
+const uint8_t* HostContext::window_bytes(RingState& r, uint32_t ring, uint64_t need) {
+  const uint64_t size = m_geometry.ring_size;
+  if (m_window_ring == ring && r.tail >= m_window_begin && r.tail <= m_window_end &&
+      need <= m_window_end - r.tail)
+    return m_scratch.get() + (r.tail - m_window_begin);
+  // Copy from the tail on: at least `need` bytes, up to kCopyWindow, never past the head
+  // read last or the end of the ring. One memcpy for a batch of small records costs far
+  // less than one per record, and every check below reads the private copy.
+  const uint64_t pos = r.tail & (size - 1);
+  uint64_t n = r.cached_head - r.tail;
+  if (n > size - pos)
+    n = size - pos;
+  const uint64_t want = need > kCopyWindow ? need : kCopyWindow;
+  if (n > want)
+    n = want;
+  if (n > m_scratch_size)
+    n = m_scratch_size;
+  if (n < need)
+    return nullptr;
+  std::memcpy(m_scratch.get(), r.data + pos, size_t(n));
+  m_window_ring = ring;
+  m_window_begin = r.tail;
+  m_window_end = r.tail + n;
+  return m_scratch.get();
+}
+
 size_t HostContext::run_ring(uint32_t index, size_t budget) {
   RingState& r = m_rings[index];
   const uint32_t size = m_geometry.ring_size;
@@ -250,14 +302,26 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
       count++;
       continue;
     }
-    if (r.cached_head == r.tail && (!refresh_head(r) || r.cached_head == r.tail))
-      break;
+    if (r.cached_head == r.tail) {
+      // Consume up to the head read last, then stop: reading it again at once, record by
+      // record, would pull the head's cache line from a producer that is writing it
+      // (the slow mode of bench/transport). The caller polls gently before the next read.
+      if (r.head_read || !refresh_head(r) || r.cached_head == r.tail)
+        break;
+      r.head_read = true;
+    }
 
     const uint64_t available = r.cached_head - r.tail;
     const uint64_t pos = r.tail & (size - 1);
     const uint64_t contiguous = size - pos;
+    // The head is 8-aligned and ahead of the tail, so a header's 8 bytes are published.
+    const uint8_t* record = window_bytes(r, index, sizeof(RecordHeader));
+    if (!record) {
+      make_fatal(FatalReason::BadRecord);
+      break;
+    }
     RecordHeader h;
-    std::memcpy(&h, r.data + pos, sizeof(h));
+    std::memcpy(&h, record, sizeof(h));
     const auto kind = RecordKind(h.size_kind >> 28);
     const uint32_t payload = h.size_kind & kRecordSizeMask;
 
@@ -274,19 +338,31 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
       make_fatal(FatalReason::BadRecord);
       break;
     }
-    const uint8_t* src = r.data + pos + sizeof(RecordHeader);
-
-    if (kind == RecordKind::Data) {
-      // The guest writes larger commands out of line (RingWriter::max_inline_payload);
-      // the scratch copy is sized for that bound.
-      if (payload > size / 2 - sizeof(RecordHeader)) {
+    // The guest writes larger commands out of line (RingWriter::max_inline_payload);
+    // the private copy is sized for that bound.
+    if (kind == RecordKind::Data && payload > size / 2 - sizeof(RecordHeader)) {
+      make_fatal(FatalReason::BadRecord);
+      break;
+    }
+    if (total > m_window_end - r.tail) {
+      // The window ends inside this record: copy again from its start, and read the
+      // header again from that copy.
+      record = window_bytes(r, index, total);
+      if (!record) {
         make_fatal(FatalReason::BadRecord);
         break;
       }
-      // Copy out first: the guest may rewrite the ring while we decode.
-      std::memcpy(m_scratch.get(), src, payload);
+      std::memcpy(&h, record, sizeof(h));
+      if (h.size_kind != make_size_kind(kind, payload)) {
+        make_fatal(FatalReason::BadRecord);   // the guest rewrote a published record
+        break;
+      }
+    }
+    const uint8_t* src = record + sizeof(RecordHeader);
+
+    if (kind == RecordKind::Data) {
       r.tail += total;
-      if (!execute(index, m_scratch.get(), payload, h.aux))
+      if (!execute(index, src, payload, h.aux))
         break;
     } else if (kind == RecordKind::Bulk) {
       BulkRef ref;
@@ -302,12 +378,13 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
         make_fatal(FatalReason::BadBulkRef);
         break;
       }
-      if (m_scratch_size < ref.size) {
-        m_scratch = std::make_unique_for_overwrite<uint8_t[]>(size_t(ref.size));
-        m_scratch_size = size_t(ref.size);
+      if (m_bulk_scratch_size < ref.size) {
+        m_bulk_scratch = std::make_unique_for_overwrite<uint8_t[]>(size_t(ref.size));
+        m_bulk_scratch_size = size_t(ref.size);
       }
-      std::memcpy(m_scratch.get(), region->base + ref.offset, size_t(ref.size));
-      if (!execute(index, m_scratch.get(), size_t(ref.size), h.aux))
+      // Copy out first: the guest may rewrite its bulk memory while we decode.
+      std::memcpy(m_bulk_scratch.get(), region->base + ref.offset, size_t(ref.size));
+      if (!execute(index, m_bulk_scratch.get(), size_t(ref.size), h.aux))
         break;
     } else if (kind == RecordKind::Control) {
       ControlRequest request;

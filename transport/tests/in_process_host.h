@@ -96,22 +96,25 @@ private:
   }
 
   void loop(uint32_t spin_us) {
+    constexpr size_t kBatch = 4096;
     while (m_running) {
-      if (m_host->process(4096))
+      // A full batch: more may be published already, go on at once.
+      if (m_host->process(kBatch) == kBatch)
         continue;
       if (m_host->fatal() != FatalReason::None) {
         // Keep waiting for stop(); a fatal context does nothing more.
         address_wait(&m_bell, load_acquire(m_bell), 10000);
         continue;
       }
+      // Caught up: as the worker (host/server/worker.cpp), pause before each read of the
+      // heads, which pulls the line the producer is writing.
       uint64_t deadline = now_ns() + spin_us * 1000ull;
       bool work = false;
-      while (!work && now_ns() < deadline) {
-        // Poll the heads gently: each read pulls the line the producer is writing.
+      do {
         for (int i = 0; i < kHostPollPauses; i++)
           cpu_relax();
         work = m_host->has_work();
-      }
+      } while (!work && now_ns() < deadline);
       if (work)
         continue;
       uint32_t bell = load_acquire(m_bell);

@@ -110,9 +110,12 @@ const uint8_t* npt_host_context_region_bytes(npt_host_context* context, uint32_t
 uint8_t* npt_host_context_reply_area(npt_host_context* context, uint32_t ring, uint64_t size, uint32_t* region);
 void npt_host_context_set_waker(npt_host_context* context, npt_host_wake_fn wake, void* user);
 
-/* Notify: executes what the guest published, at most budget commands; returns how many. */
+/* Notify: executes what the guest published, at most budget commands; returns how many.
+ * Each ring's head is read at most once per call (a caught-up host that re-read it per
+ * command would take its cache line from the writing guest each time): call again until
+ * it returns 0, pausing briefly between calls that returned less than budget. */
 size_t npt_host_context_process(npt_host_context* context, size_t budget);
-/* Whether published work is waiting. */
+/* Whether published work is waiting (reads the heads that the next process() consumes up to). */
 int npt_host_context_has_work(npt_host_context* context);
 /* Announces idle to the guest (it will then ring the doorbell). Returns 0 if work
  * arrived meanwhile and the context stays busy. */

@@ -141,6 +141,10 @@ private:
   // Maps a granted region (m_region_mutex held); the base, or null.
   uint8_t* map_region(uint32_t ring, const RegionGrant& grant);
   Status pause_for_host(uint32_t round);
+  // Waits for the host's progress on ring (space, execution): spins first, then sleeps on
+  // the ring's progress word with its progress_waiting flag set, so that the host's next
+  // publication wakes it. ready() is the condition, re-checked after the flag is set.
+  template<typename Ready> Status pause_for_ring(uint32_t ring, uint32_t round, Ready ready);
   void reclaim_bulk(Ring& ring);
   void ring_doorbell() {
     // The head was published with a seq_cst exchange; this seq_cst load pairs with the

@@ -85,9 +85,12 @@ public:
   // futex (the server sends a wake byte on the socket).
   void set_guest_waker(std::function<void()> waker) { m_guest_waker = std::move(waker); }
 
-  // Executes published records (at most budget); returns how many it executed.
+  // Executes published records (at most budget); returns how many it executed. Each ring's
+  // head is read at most once per call, and only when nothing read earlier (by has_work)
+  // is left: a call may end with more published, so callers repeat until it returns 0.
   size_t process(size_t budget = 4096);
-  // Published records that a call of process() could execute.
+  // Published records that a call of process() could execute. Reads each caught-up ring's
+  // head (a bad head makes the context fatal); process() consumes up to what it read.
   bool has_work();
 
   // Idle announcement: returns false (and stays busy) if work arrived meanwhile.
@@ -113,6 +116,9 @@ private:
     uint64_t cached_head = 0;
     uint64_t executed = 0;
     uint64_t published_tail = 0;
+    uint64_t published_executed = 0;
+    uint32_t progress = 0;    // the value of the header's progress word
+    bool head_read = false;   // this process() call read the head already
     bool blocked = false;
     uint32_t wait_target = 0;
     uint64_t wait_seq = 0;
@@ -124,6 +130,9 @@ private:
   };
 
   size_t run_ring(uint32_t index, size_t budget);
+  // The next `need` bytes of ring from its tail on, in the private copy (copying a new
+  // window when they are not there yet); null when fewer are published.
+  const uint8_t* window_bytes(RingState& ring, uint32_t index, uint64_t need);
   bool execute(uint32_t ring, const uint8_t* span, size_t size, uint32_t aux);
   bool control(uint32_t ring, const ControlRequest& request, uint32_t aux);
   // Creates region memory through the provider within the bulk limit; 0 and *why on refusal.
@@ -131,7 +140,9 @@ private:
   ReplySlotHeader* reply_slot_header(uint32_t slot) const;
   void complete_reply(uint32_t slot, const Reply& reply);
   bool refresh_head(RingState& ring);
+  // Publishes tail and executed; wakes a guest waiting for them (progress_waiting).
   void publish_progress(RingState& ring);
+  void wake_progress(RingState& ring);
   void check_wait_cycles();
   void wake_guest(uint32_t* word, const uint32_t* waiting);
 
@@ -147,10 +158,19 @@ private:
   RegionProvider* m_provider = nullptr;
   std::vector<uint32_t> m_reply_seq;
   std::vector<uint32_t> m_push_seq;
-  // Private copy of the record being executed. Not zero-filled: its pages become
-  // resident as commands use them, not all at once for every idle context.
+  // Private copy of the records being executed: a window of one ring's published bytes,
+  // copied once (window_bytes). Not zero-filled: its pages become resident as batches use
+  // them, not all at once for every idle context. At most half a ring, the bound of an
+  // inline record; a window holds up to kCopyWindow bytes unless one record is larger.
+  static constexpr uint64_t kCopyWindow = 16 * 1024;
   std::unique_ptr<uint8_t[]> m_scratch;
   size_t m_scratch_size = 0;
+  uint32_t m_window_ring = ~0u;     // whose bytes the window holds
+  uint64_t m_window_begin = 0;      // ring offsets (free-running) of the window
+  uint64_t m_window_end = 0;
+  // Private copy of an out-of-line (Bulk) command, grown to the largest one.
+  std::unique_ptr<uint8_t[]> m_bulk_scratch;
+  size_t m_bulk_scratch_size = 0;
   std::function<void()> m_guest_waker;
   FatalReason m_fatal = FatalReason::None;
   bool m_processing = false;

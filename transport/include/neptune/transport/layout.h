@@ -59,8 +59,17 @@ struct RingHeader {
   alignas(kCacheLine) uint64_t head;          // guest: bytes published (free-running)
   alignas(kCacheLine) uint64_t tail;          // host: bytes consumed (free-running)
   uint64_t executed;                          // host: records executed
+  // host: bumped, and its sleepers woken, when the host publishes tail or executed while
+  // progress_waiting is set (and when the context turns fatal).
+  uint32_t progress;
   alignas(kCacheLine) uint32_t state;         // host: 0 alive, else FatalReason
   uint32_t reserved;
+  // guest: 1 while the producer sleeps on progress, waiting for ring space, for its
+  // records to execute (finish) or for its bulk memory to come back. The host reads it
+  // after each publication of progress (a Dekker pair like the host's idle word): either
+  // the guest sees the new tail or the host sees the flag and wakes it. Zero from guests
+  // older than this word, whom nobody wakes (they sleep in short slices).
+  alignas(kCacheLine) uint32_t progress_waiting;
 };
 constexpr size_t kRingHeaderSize = 256;
 static_assert(sizeof(RingHeader) <= kRingHeaderSize);

@@ -42,6 +42,14 @@ public:
     std::atomic_ref<uint64_t>(m_header->head).exchange(m_head, std::memory_order_seq_cst);
   }
 
+  // Whether a record of payload bytes fits now (re-reads the host's tail).
+  bool can_reserve(uint32_t payload) {
+    const uint64_t total = align8(sizeof(RecordHeader) + payload);
+    const uint64_t contiguous = m_size - (m_head & (m_size - 1));
+    return free_space(true) >= (total > contiguous ? contiguous : 0) + total;
+  }
+  RingHeader* header() const { return m_header; }
+
   // Records submitted so far: the sequence number of the last one.
   uint64_t submitted() const { return m_seq; }
   uint64_t executed() const { return load_acquire(m_header->executed); }
