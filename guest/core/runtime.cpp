@@ -5,6 +5,8 @@
 
 #include "log.h"
 #include "npt/protocol/control.h"
+#include "npt/protocol/wire.h"
+#include "npt_identity.h"
 
 namespace npt::guest {
 
@@ -79,7 +81,15 @@ HRESULT Runtime::acquire(Runtime** out) {
   std::string address = serverRendezvousPath(server);
   std::unique_ptr<transport::GuestConnection> connection;
   std::string error;
-  transport::Status s = transport::GuestConnection::connect(address.c_str(), defaultGeometry(), &connection, &error);
+  // The protocol this runtime's encoders were generated from: a server that decodes another
+  // one refuses at connect, with both identities in the message.
+  transport::ProtocolIdentity identity;
+  identity.major = protocol::kProtocolMajor;
+  identity.minor = protocol::kProtocolMinor;
+  identity.opcode_count = protocol::kOpcodeCount;
+  identity.registry_hash = protocol::kRegistryHash;
+  transport::Status s =
+    transport::GuestConnection::connect(address.c_str(), defaultGeometry(), &connection, &error, identity);
   if (s != transport::kOk) {
     NPT_ERROR("cannot connect to the Neptune server at %s: %s", address.c_str(), error.c_str());
     return s;

@@ -1,5 +1,6 @@
 #include "server.h"
 #include "hello_checks.h"
+#include "protocol_identity.h"
 #include "sharing_cleanup.h"
 
 #include <cerrno>
@@ -237,10 +238,18 @@ void Server::accept_guest(int listener, bool tcp) {
 
   // A guest that connects and stays silent must not hold the server for long.
   Hello hello = {};
-  if (!conn.recv_all(&hello, sizeof(hello), 2000))
+  if (!receive_hello(conn, &hello, 2000))
     return;
-  if (auto refusal = check_hello(hello, tcp ? &m_token : nullptr, m_contexts.size(), m_config.max_contexts))
-    return refuse(*refusal, hello_refusal_message(hello, *refusal).c_str());
+  // In executor mode the guest's commands are decoded: its protocol must be this server's.
+  const ProtocolIdentity own_protocol = executor_protocol();
+  const ProtocolIdentity* protocol = m_config.dispatch == DispatchMode::Executor ? &own_protocol : nullptr;
+  if (auto refusal = check_hello(hello, tcp ? &m_token : nullptr, m_contexts.size(), m_config.max_contexts, protocol)) {
+    const std::string why = hello_refusal_message(hello, *refusal, protocol);
+    // Always logged: a guest of another build is a deployment mistake worth seeing.
+    if (*refusal == ConnectError::ProtocolMismatch && !m_config.verbose)
+      std::fprintf(stderr, "neptune-server: refused a guest: %s\n", why.c_str());
+    return refuse(*refusal, why.c_str());
+  }
   welcome.version = negotiate_version(hello);
   // Offers this server grants: descriptors on the UNIX socket, wake bytes on either
   // socket, bulk regions after connect (memfds or /dev/shm files, worker.h).

@@ -3,6 +3,7 @@
 #include "server_win32.h"
 #include "context_supervisor_win32.h"
 #include "hello_checks.h"
+#include "protocol_identity.h"
 
 #include <cstdio>
 #include <cstring>
@@ -126,10 +127,18 @@ void Win32Server::accept_guest(Socket conn) {
   };
 
   Hello hello = {};
-  if (!conn.recv_all(&hello, sizeof(hello), 2000))
+  if (!receive_hello(conn, &hello, 2000))
     return;
-  if (auto refusal = check_hello(hello, &m_token, live_contexts(), m_config.max_contexts))
-    return refuse(*refusal, hello_refusal_message(hello, *refusal).c_str());
+  // In executor mode the guest's commands are decoded: its protocol must be this server's.
+  const ProtocolIdentity own_protocol = executor_protocol();
+  const ProtocolIdentity* protocol = m_config.dispatch == DispatchMode::Executor ? &own_protocol : nullptr;
+  if (auto refusal = check_hello(hello, &m_token, live_contexts(), m_config.max_contexts, protocol)) {
+    const std::string why = hello_refusal_message(hello, *refusal, protocol);
+    // Always logged: a guest of another build is a deployment mistake worth seeing.
+    if (*refusal == ConnectError::ProtocolMismatch)
+      std::fprintf(stderr, "neptune-server: refused a guest: %s\n", why.c_str());
+    return refuse(*refusal, why.c_str());
+  }
   welcome.version = negotiate_version(hello);
   npt_host_geometry g = { hello.ring_count, hello.ring_size, hello.reply_slot_count, hello.reply_slot_size,
                           hello.push_slot_count, hello.fence_count, hello.bulk_size };

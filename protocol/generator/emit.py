@@ -1,5 +1,7 @@
 """C++ emitters. Every generated file says it is generated; nothing here is
 meant to be edited by hand downstream."""
+import hashlib
+import json
 import os
 import re
 
@@ -661,6 +663,22 @@ class Emitter:
             body = '{ }' if r == 'void' else '{ return %s{}; }' % r
             out.append('    %s %s(%s) override %s' % (r, meth.cname, self.params_decl(meth), body))
         out += ['  };', '', '}']
+        return '\n'.join(out) + '\n'
+
+    # --- identity -------------------------------------------------------------------------------
+    def identity_header(self):
+        # What a guest announces in its transport Hello and a server compares with its own
+        # (host/server/hello_checks.h): the registry the codec was generated from, as a hash
+        # of its canonical JSON (registry, overlay, pinned ids), and how many opcodes it has.
+        blob = json.dumps([self.m.reg, self.m.ov, self.m.ids], sort_keys=True, separators=(',', ':'))
+        digest = hashlib.sha256(blob.encode('utf-8')).digest()
+        opcodes = sum(1 for meth in self.methods if meth.policy in ('async', 'create', 'sync'))
+        out = [HEADER, '#pragma once', '', '#include <cstdint>', '',
+               'namespace npt::protocol {', '',
+               '  // The first 64 bits of SHA-256 over the canonical JSON of registry.json, overlay.json and ids.json.',
+               '  constexpr uint64_t kRegistryHash = 0x%016xull;' % int.from_bytes(digest[:8], 'big'),
+               '  constexpr uint32_t kOpcodeCount = %d;' % opcodes,
+               '', '}']
         return '\n'.join(out) + '\n'
 
     # --- ids ------------------------------------------------------------------------------------
@@ -1566,6 +1584,7 @@ def write_all(mdl, methods, outdir):
         'npt_recording.h': e.recording_header(),
         'npt_recording.cpp': e.recording_source(),
         'npt_roundtrip_test.cpp': e.tests_source(),
+        'npt_identity.h': e.identity_header(),
     }
     os.makedirs(outdir, exist_ok=True)
     for name, text in files.items():

@@ -171,7 +171,8 @@ Status GuestConnection::init(uint8_t* base, size_t size) {
 }
 
 Status GuestConnection::connect(const char* address, const Geometry& geometry,
-                                std::unique_ptr<GuestConnection>* out, std::string* error) {
+                                std::unique_ptr<GuestConnection>* out, std::string* error,
+                                const ProtocolIdentity& protocol) {
   auto fail = [&](Status s, const char* message) {
     if (error)
       *error = message;
@@ -189,6 +190,11 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   hello.push_slot_count = geometry.push_slot_count;
   hello.fence_count = geometry.fence_count;
   hello.bulk_size = geometry.bulk_size;
+  hello.hello_size = sizeof(hello);
+  hello.protocol_major = protocol.major;
+  hello.protocol_minor = protocol.minor;
+  hello.opcode_count = protocol.opcode_count;
+  hello.registry_hash = protocol.registry_hash;
 
   Socket socket;
   // Every guest can map regions added after connect; a server that does not grant it

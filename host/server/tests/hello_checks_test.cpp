@@ -88,6 +88,39 @@ TEST(HelloChecks, UnknownOffersAreNotGrantedAndUnknownRequirementsRefused) {
   EXPECT_NE(text.find("0x00100000"), std::string::npos) << text;
 }
 
+TEST(HelloChecks, AGuestOfAnotherProtocolRegistryIsRefusedWithBothNamed) {
+  using namespace npt::transport;
+  ProtocolIdentity server;
+  server.major = 1;
+  server.minor = 2;
+  server.opcode_count = 185;
+  server.registry_hash = 0x0123456789abcdefull;
+  Hello hello = valid_hello();
+  hello.protocol_major = 1;
+  hello.protocol_minor = 2;
+  hello.opcode_count = 185;
+  hello.registry_hash = server.registry_hash;
+  EXPECT_FALSE(check_hello(hello, &kToken, 0, 4, &server)) << "the same protocol";
+  EXPECT_FALSE(check_hello(hello, &kToken, 0, 4, nullptr)) << "a server that decodes no protocol";
+
+  hello.registry_hash ^= 1;
+  hello.opcode_count = 190;
+  EXPECT_EQ(check_hello(hello, &kToken, 0, 4, &server), ConnectError::ProtocolMismatch);
+  EXPECT_FALSE(check_hello(hello, &kToken, 0, 4, nullptr));
+  std::string text = npt::server::hello_refusal_message(hello, ConnectError::ProtocolMismatch, &server);
+  EXPECT_NE(text.find("protocol 1.2, registry 0123456789abcdee (190 opcodes)"), std::string::npos) << text;
+  EXPECT_NE(text.find("this server from 1.2, registry 0123456789abcdef (185 opcodes)"), std::string::npos) << text;
+
+  hello.registry_hash = server.registry_hash;
+  hello.protocol_major = 2;
+  EXPECT_EQ(check_hello(hello, &kToken, 0, 4, &server), ConnectError::ProtocolMismatch) << "another major";
+
+  Hello silent = valid_hello();   // announces no protocol: transport tests and tools
+  EXPECT_FALSE(check_hello(silent, &kToken, 0, 4, &server));
+  silent.token[0] ^= 1;
+  EXPECT_EQ(check_hello(silent, &kToken, 0, 4, &server), ConnectError::BadToken) << "the token first";
+}
+
 TEST(HelloChecks, RefusesAnyTokenThatIsNotExactlyTheServers) {
   std::string wrong = kToken;
   wrong.back() ^= 1;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "../diagnostic_dispatch.h"
+#include "../protocol_identity.h"
 #include "neptune/transport/handshake.h"
 #include "neptune/transport/socket.h"
 #include "neptune/transport/status.h"
@@ -150,15 +151,23 @@ Hello raw_hello(uint32_t min_version, uint32_t version, uint32_t flags) {
   hello.push_slot_count = g.push_slot_count;
   hello.fence_count = g.fence_count;
   hello.bulk_size = g.bulk_size;
+  if (version >= 4)
+    hello.hello_size = sizeof(hello);
   return hello;
 }
 
 // `bytes`: how much of the Welcome the guest reads (a version-2 guest knows a shorter one).
-void raw_handshake(const ServerProcess& server, const Hello& hello, RawAnswer* answer,
-                   size_t bytes = sizeof(Welcome)) {
+// `extra`: bytes a newer guest's longer Hello carries after this build's (hello_size says so).
+void raw_handshake(const ServerProcess& server, Hello hello, RawAnswer* answer,
+                   size_t bytes = sizeof(Welcome), size_t extra = 0) {
   Socket socket = Socket::connect_unix(server.socket_path().c_str());
   ASSERT_TRUE(socket.valid());
+  if (extra)
+    hello.hello_size = uint32_t(sizeof(hello) + extra);
   ASSERT_TRUE(socket.send_all(&hello, sizeof(hello)));
+  std::vector<uint8_t> tail(extra, 0xEE);
+  if (extra)
+    ASSERT_TRUE(socket.send_all(tail.data(), tail.size()));
   answer->answered = socket.recv_with_fd(&answer->welcome, bytes, &answer->fd, 5000);
   answer->welcome.message[sizeof(answer->welcome.message) - 1] = 0;
 }
@@ -186,10 +195,11 @@ TEST(Server, HandshakeNegotiatesVersionsAndFeaturesExplicitly) {
     ASSERT_TRUE(a.answered);
     EXPECT_EQ(a.welcome.flags, uint32_t(kWelcomeFd | kWelcomeSocketWake));
   }
-  // A newer guest that also speaks this version gets it.
+  // A newer guest that also speaks this version gets it; the server reads its longer Hello
+  // whole (hello_size) and drops what it does not know.
   {
     RawAnswer a;
-    raw_handshake(server, raw_hello(kMinVersion, kVersion + 3, kHelloFdPassing), &a);
+    raw_handshake(server, raw_hello(kMinVersion, kVersion + 3, kHelloFdPassing), &a, sizeof(Welcome), 300);
     ASSERT_TRUE(a.answered);
     EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::None)) << a.welcome.message;
     EXPECT_EQ(a.welcome.version, kVersion);
@@ -212,6 +222,17 @@ TEST(Server, HandshakeNegotiatesVersionsAndFeaturesExplicitly) {
     EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::BadVersion));
     EXPECT_NE(std::string(a.welcome.message).find("versions 2..2"), std::string::npos) << a.welcome.message;
   }
+  // A version-3 guest (its Hello ends before hello_size) reads why it was refused.
+  {
+    RawAnswer a;
+    Hello v3 = raw_hello(3, 3, kHelloFdPassing);
+    Socket socket = Socket::connect_unix(server.socket_path().c_str());
+    ASSERT_TRUE(socket.send_all(&v3, kHelloVersion3Bytes));
+    ASSERT_TRUE(socket.recv_with_fd(&a.welcome, sizeof(Welcome), &a.fd, 5000));
+    EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::BadVersion));
+    EXPECT_NE(std::string(a.welcome.message).find("versions 3..3, this server 4..4"), std::string::npos)
+        << a.welcome.message;
+  }
   // A guest too new for this server.
   {
     RawAnswer a;
@@ -219,9 +240,63 @@ TEST(Server, HandshakeNegotiatesVersionsAndFeaturesExplicitly) {
     ASSERT_TRUE(a.answered);
     EXPECT_EQ(a.welcome.error, uint32_t(ConnectError::BadVersion));
   }
+  // A Hello whose size is out of bounds: the connection is closed without an answer.
+  {
+    RawAnswer a;
+    Hello bad = raw_hello(kMinVersion, kVersion, kHelloFdPassing);
+    bad.hello_size = 8;
+    raw_handshake(server, bad, &a);
+    EXPECT_FALSE(a.answered);
+  }
   std::unique_ptr<GuestConnection> guest;
   ASSERT_EQ(server.connect(&guest), kOk) << "the server stays usable";
   EXPECT_TRUE(echo_ok(*guest, 0, 7));
+}
+
+// A guest announces the D3D11 protocol it was generated from; a server that decodes it
+// (executor mode) refuses another registry at connect, saying both, instead of ending the
+// context at the first opcode it does not know.
+TEST(Server, RefusesAGuestOfAnotherProtocolRegistryAtConnect) {
+  const ProtocolIdentity own = npt::server::executor_protocol();
+  ProtocolIdentity other = own;
+  other.registry_hash ^= 0x5a5a;
+  other.opcode_count += 3;
+  ProtocolIdentity other_major = own;
+  other_major.major += 1;
+  {
+    // --dispatch executor (after the helper's diag): the worker may find no backend here,
+    // which does not matter for the handshake.
+    ServerProcess server({ "--dispatch", "executor" });
+    ASSERT_TRUE(server.running());
+    for (const ProtocolIdentity& p : { other, other_major }) {
+      std::unique_ptr<GuestConnection> guest;
+      std::string error;
+      EXPECT_EQ(GuestConnection::connect(server.socket_path().c_str(), ServerProcess::small_geometry(), &guest, &error, p),
+                kInvalidArg);
+      EXPECT_EQ(guest, nullptr);
+      EXPECT_NE(error.find("different D3D11 protocols"), std::string::npos) << error;
+      char theirs[32], ours[32];
+      std::snprintf(theirs, sizeof(theirs), "%016llx (%u opcodes)", (unsigned long long)p.registry_hash, p.opcode_count);
+      std::snprintf(ours, sizeof(ours), "%016llx (%u opcodes)", (unsigned long long)own.registry_hash, own.opcode_count);
+      EXPECT_NE(error.find(theirs), std::string::npos) << "the guest's registry named: " << error;
+      EXPECT_NE(error.find(ours), std::string::npos) << "the server's registry named: " << error;
+    }
+    // The same registry, and a guest that announces none (transport-only tools), are accepted.
+    for (const ProtocolIdentity& p : { own, ProtocolIdentity{} }) {
+      std::unique_ptr<GuestConnection> guest;
+      std::string error;
+      EXPECT_EQ(GuestConnection::connect(server.socket_path().c_str(), ServerProcess::small_geometry(), &guest, &error, p),
+                kOk) << error;
+    }
+  }
+  {
+    // A server that decodes no D3D11 protocol (diag) does not check it.
+    ServerProcess server;
+    std::unique_ptr<GuestConnection> guest;
+    ASSERT_EQ(GuestConnection::connect(server.socket_path().c_str(), ServerProcess::small_geometry(), &guest, nullptr,
+                                       other), kOk);
+    EXPECT_TRUE(echo_ok(*guest, 0, 3));
+  }
 }
 
 TEST(Server, KilledWorkerRemovesOnlyItsContext) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "neptune/transport/bulk_allocator.h"
+#include "neptune/transport/handshake.h"
 #include "neptune/transport/layout.h"
 #include "neptune/transport/ring_writer.h"
 #include "neptune/transport/shared_memory.h"
@@ -49,9 +50,13 @@ struct GuestOptions {
 class GuestConnection {
 public:
   // address: the server's UNIX socket path (Linux) or its rendezvous file "<socket>.tcp"
-  // holding "port token" (Windows builds, also under Wine).
+  // holding "port token" (Windows builds, also under Wine). protocol: the D3D11 protocol
+  // the guest's commands are in (the guest runtime's; none for transport-only guests): a
+  // server that decodes another one refuses at connect (kInvalidArg, ProtocolMismatch
+  // and both identities in *error).
   static Status connect(const char* address, const Geometry& geometry,
-                        std::unique_ptr<GuestConnection>* out, std::string* error);
+                        std::unique_ptr<GuestConnection>* out, std::string* error,
+                        const ProtocolIdentity& protocol = {});
 
   // Memory a host already laid out (in-process tests and benchmarks, a VMM guest driver).
   // bulk_regions: the host answers Control records (kWelcomeBulkRegions of a handshake).

@@ -17,8 +17,11 @@ constexpr uint32_t kHelloMagic   = 0x4C484E50u; // "PNHL"
 constexpr uint32_t kWelcomeMagic = 0x4C574E50u; // "PNWL"
 
 // Transport versions this build speaks (kVersion in layout.h is the newest). Version 3
-// added Hello::min_version, the flag classes below and Welcome::version.
-constexpr uint32_t kMinVersion = 3;
+// added Hello::min_version, the flag classes below and Welcome::version. Version 4 added
+// the Hello's protocol identity (and its size, so that a server reads a newer guest's
+// longer Hello whole) and the ring header's progress words (layout.h). A version-3
+// server reads only the version-3 part of a Hello, so this build's guests speak 4 only.
+constexpr uint32_t kMinVersion = 4;
 
 // Hello flags come in two classes, so that a newer guest can talk to an older server:
 // * bits 0..15 are offers: a server grants the ones it knows and supports and says
@@ -38,6 +41,16 @@ constexpr uint32_t kHelloRequirementMask = 0xffff0000u;
 constexpr uint32_t kHelloKnownOffers = kHelloFdPassing | kHelloSocketWake | kHelloEventWake | kHelloBulkRegions;
 constexpr uint32_t kHelloKnownRequirements = 0;
 
+// What a guest's commands are: the D3D11 protocol version and the registry its codec was
+// generated from (npt_identity.h of protocol/). All zero: a guest that sends no D3D11
+// commands, or does not say (transport tests and benchmarks); a server does not check it.
+struct ProtocolIdentity {
+  uint32_t major = 0;
+  uint32_t minor = 0;
+  uint32_t opcode_count = 0;
+  uint64_t registry_hash = 0;
+};
+
 struct Hello {
   uint32_t magic;
   uint32_t version;      // the newest transport version the guest speaks
@@ -51,7 +64,24 @@ struct Hello {
   uint32_t min_version;  // the oldest it speaks (0 from version-2 guests: only `version`)
   uint64_t bulk_size;
   char token[64];   // TCP connections: the secret from the rendezvous file
+  // Version 4. Sent by every guest whose `version` is 4 or more.
+  uint32_t hello_size;          // bytes of this Hello as sent: a server skips what it does not know
+  uint32_t protocol_major;      // ProtocolIdentity
+  uint32_t protocol_minor;
+  uint32_t opcode_count;
+  uint64_t registry_hash;
 };
+constexpr size_t kHelloVersion3Bytes = offsetof(Hello, hello_size);
+constexpr size_t kHelloMaxBytes = 4096;   // the longest Hello a server reads
+
+inline ProtocolIdentity protocol_identity_of(const Hello& h) {
+  ProtocolIdentity p;
+  p.major = h.protocol_major;
+  p.minor = h.protocol_minor;
+  p.opcode_count = h.opcode_count;
+  p.registry_hash = h.registry_hash;
+  return p;
+}
 
 enum WelcomeFlags : uint32_t {
   kWelcomeFd = 1u << 0,

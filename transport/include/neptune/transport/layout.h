@@ -17,7 +17,7 @@
 namespace npt::transport {
 
 constexpr uint32_t kMagic   = 0x5454504Eu; // "NPTT"
-constexpr uint32_t kVersion = 3;  // handshake.h: kMinVersion, what changed
+constexpr uint32_t kVersion = 4;  // handshake.h: kMinVersion, what changed
 constexpr size_t   kCacheLine = 64;
 constexpr size_t   kPageSize  = 4096;
 

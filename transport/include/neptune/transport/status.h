@@ -54,6 +54,7 @@ enum class ConnectError : uint32_t {
   TooManyContexts = 9,
   ServerError     = 10, // the server could not create shared memory or a worker
   UnsupportedFeature = 11, // the guest requires a Hello feature (flag bits 16..31) this server does not know
+  ProtocolMismatch = 12, // the guest's D3D11 protocol (major version, registry) is not the server's
 };
 
 const char* connect_error_name(ConnectError error);
