@@ -104,7 +104,7 @@ int produce(const Args& args) {
   if (FAILED(hr = d.device5->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence))) ||
       FAILED(hr = fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle)) ||
       FAILED(hr = d.device5->OpenSharedFence(reinterpret_cast<HANDLE>(uintptr_t(args.ack)), __uuidof(ID3D11Fence),
-                                             reinterpret_cast<void**>(&ack))))
+                                             reinterpret_cast<void**>(&ack))))   // inherited from the compositor
     return fail("producer", "fences", hr);
   std::printf("handles %llx%s\n", (unsigned long long)(uintptr_t)fenceHandle, handles.c_str());
   std::fflush(stdout);
@@ -146,8 +146,10 @@ int composite(const Args& args) {
   if (!times) return fail("compositor", "CreateFileMapping", HRESULT_FROM_WIN32(GetLastError()));
   ID3D11Fence* ack = nullptr;
   HANDLE ackHandle = nullptr;
+  // An NT handle the producer inherits (same value in both processes).
+  SECURITY_ATTRIBUTES inheritable = { sizeof(inheritable), nullptr, TRUE };
   if (FAILED(hr = d.device5->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&ack))) ||
-      FAILED(hr = ack->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &ackHandle)))
+      FAILED(hr = ack->CreateSharedHandle(&inheritable, GENERIC_ALL, nullptr, &ackHandle)))
     return fail("compositor", "acknowledgement fence", hr);
 
   // The producer: this program again, its stdout a pipe that brings back its handles.
@@ -189,10 +191,15 @@ int composite(const Args& args) {
       return fail("compositor", "opening the producer's textures", hr);
   }
   ID3D11Texture2D* texture = textures[0];
+  // The fence's NT handle is the producer's: duplicated into this process, as on Windows.
   ID3D11Fence* fence = nullptr;
-  if (FAILED(hr = d.device5->OpenSharedFence(reinterpret_cast<HANDLE>(uintptr_t(fenceValue)), __uuidof(ID3D11Fence),
-                                             reinterpret_cast<void**>(&fence))))
-    return fail("compositor", "opening the producer's fence", hr);
+  HANDLE fenceHandle = nullptr;
+  if (!DuplicateHandle(process.hProcess, reinterpret_cast<HANDLE>(uintptr_t(fenceValue)), GetCurrentProcess(), &fenceHandle, 0,
+                       FALSE, DUPLICATE_SAME_ACCESS))
+    return fail("compositor", "duplicating the producer's fence handle", HRESULT_FROM_WIN32(GetLastError()));
+  hr = d.device5->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence));
+  CloseHandle(fenceHandle);
+  if (FAILED(hr)) return fail("compositor", "opening the producer's fence", hr);
   D3D11_TEXTURE2D_DESC pixelDesc = { 1, 1, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D11_USAGE_STAGING, 0,
                                      D3D11_CPU_ACCESS_READ, 0 };
   ID3D11Texture2D* pixel = nullptr;

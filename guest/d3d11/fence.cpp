@@ -1,6 +1,7 @@
 #include "fence.h"
 
 #include "log.h"
+#include "shared_handle.h"
 
 namespace npt::guest {
 
@@ -121,7 +122,9 @@ HRESULT Fence::open(Device* device, HANDLE handle, REFIID iid, void** out) {
   if (!IsEqualGUID(iid, __uuidof(ID3D11Fence)) && !IsEqualGUID(iid, __uuidof(IUnknown)) &&
       !IsEqualGUID(iid, __uuidof(ID3D11DeviceChild)))
     return E_NOINTERFACE;
-  if (!handle)
+  // An NT handle of this process (CreateSharedHandle's, duplicated or inherited).
+  const UINT64 value = registryValueOfSharedHandle(handle);
+  if (!value)
     return E_INVALIDARG;
   Runtime* runtime = device->runtime();
   uint32_t slot = 0;
@@ -132,7 +135,6 @@ HRESULT Fence::open(Device* device, HANDLE handle, REFIID iid, void** out) {
     fenceSlots().release(runtime, slot);
     return E_OUTOFMEMORY;
   }
-  const UINT64 value = UINT64(uintptr_t(handle));
   HRESULT opened = E_FAIL;
   protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
   HRESULT hr = runtime->stream().callSync(device->statistics(),
@@ -157,32 +159,48 @@ HRESULT STDMETHODCALLTYPE Fence::QueryInterface(REFIID riid, void** object) {
   return queryChild(riid, object);
 }
 
-HRESULT STDMETHODCALLTYPE Fence::CreateSharedHandle(const SECURITY_ATTRIBUTES*, DWORD access, const WCHAR* name,
-                                                    HANDLE* handle) {
+HRESULT STDMETHODCALLTYPE Fence::CreateSharedHandle(const SECURITY_ATTRIBUTES* attributes, DWORD access,
+                                                    const WCHAR* name, HANDLE* handle) {
   if (!handle)
     return E_INVALIDARG;
   *handle = nullptr;
   if (!(m_flags & D3D11_FENCE_FLAG_SHARED))
     return E_INVALIDARG;
-  std::lock_guard<std::mutex> lock(m_mutex);
-  if (!m_handle) {
-    HRESULT created = E_FAIL;
-    UINT64 value = 0;
-    protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
-    HRESULT hr = m_runtime->stream().callSync(m_statistics,
-      [&](Recorder& r) { return protocol::encode_ID3D11Fence_CreateSharedHandle(r.writer(), m_id, access, name); },
-      [&](const uint8_t* reply, size_t size) {
-        decoded = protocol::decodeReply_ID3D11Fence_CreateSharedHandle(reply, size, &created, &value);
-      });
-    hr = syncResult(hr, decoded, created, "ID3D11Fence::CreateSharedHandle");
-    if (FAILED(hr))
-      return hr;
-    m_handle = value;
+  UINT64 registryValue = 0;
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_handle) {
+      HRESULT created = E_FAIL;
+      UINT64 value = 0;
+      protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
+      // Registered without a name: names live in the object namespace (shared_handle.h).
+      HRESULT hr = m_runtime->stream().callSync(m_statistics,
+        [&](Recorder& r) { return protocol::encode_ID3D11Fence_CreateSharedHandle(r.writer(), m_id, access, nullptr); },
+        [&](const uint8_t* reply, size_t size) {
+          decoded = protocol::decodeReply_ID3D11Fence_CreateSharedHandle(reply, size, &created, &value);
+        });
+      hr = syncResult(hr, decoded, created, "ID3D11Fence::CreateSharedHandle");
+      if (FAILED(hr))
+        return hr;
+      m_handle = value;
+    }
+    registryValue = m_handle;
   }
-  // The handle is the registry's: valid in every process of this server, the same for
-  // every call (Windows makes a new NT handle per call; see host/sharing/README.md).
-  *handle = HANDLE(uintptr_t(m_handle));
-  return S_OK;
+  // A new NT handle per call, to be closed by the application; the fence (and its device:
+  // the fence's destructor reads its statistics) stays alive while one is open anywhere.
+  addRefPrivate();
+  m_parent->addRefPrivate();
+  Device* device = m_parent;
+  Runtime* runtime = m_runtime;
+  auto keep = [this, device, runtime] {
+    releasePrivate();
+    device->releasePrivate();
+    runtime->stream().flush();   // the DestroyObject, if that was the last reference
+  };
+  HRESULT hr = createSharedHandle(registryValue, attributes, access, name, keep, handle);
+  if (FAILED(hr))
+    keep();
+  return hr;
 }
 
 UINT64 STDMETHODCALLTYPE Fence::GetCompletedValue() {

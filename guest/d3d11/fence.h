@@ -13,7 +13,8 @@
 // Creating or opening a fence is one synchronous call: the host has written the slot
 // before it answers, so a slot a previous fence used never shows its old value.
 // Shared fences (D3D11_FENCE_FLAG_SHARED) get a registry handle valid in every context
-// of the server (CreateSharedHandle; the name is optional) and open with OpenSharedFence.
+// of the server; CreateSharedHandle hands out NT handles naming it (shared_handle.h),
+// which OpenSharedFence takes.
 namespace npt::guest {
 
 class Fence final : public D3D11Child<ID3D11Fence> {
@@ -41,7 +42,7 @@ private:
 
   uint32_t m_slot;
   D3D11_FENCE_FLAG m_flags;
-  UINT64 m_handle;   // registry handle once shared or opened (0: none)
+  UINT64 m_handle;   // the registry handle once shared or opened (0: none)
   std::mutex m_mutex;
   std::condition_variable m_wake;
   std::vector<Waiter> m_waiters;

@@ -4,6 +4,7 @@
 #include "device.h"
 #include "log.h"
 #include "resource.h"
+#include "shared_handle.h"
 #include "texture.h"
 
 namespace npt::guest {
@@ -50,7 +51,7 @@ HRESULT callSyncGetSharedHandle(ID3D11Resource* resource, UINT64* handle) {
   return finish(hr, decoded, result, "GetSharedHandle");
 }
 
-HRESULT callSyncCreateSharedHandle(ID3D11Resource* resource, DWORD access, LPCWSTR name, UINT64* handle) {
+HRESULT callSyncCreateSharedHandle(ID3D11Resource* resource, DWORD access, UINT64* handle) {
   Device* device = deviceOf(resource);
   if (!device)
     return E_INVALIDARG;
@@ -58,12 +59,47 @@ HRESULT callSyncCreateSharedHandle(ID3D11Resource* resource, DWORD access, LPCWS
   HRESULT result = E_FAIL;
   protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
   HRESULT hr = device->runtime()->stream().callSync(device->statistics(),
-    [&](Recorder& r) { return protocol::encode_IDXGIResource1_CreateSharedHandle(r.writer(), id, access, name); },
+    [&](Recorder& r) { return protocol::encode_IDXGIResource1_CreateSharedHandle(r.writer(), id, access, nullptr); },
     [&](const uint8_t* reply, size_t size) {
       decoded = protocol::decodeReply_IDXGIResource1_CreateSharedHandle(reply, size, &result, handle);
     });
   device->asDevice()->Release();
   return finish(hr, decoded, result, "IDXGIResource1::CreateSharedHandle");
+}
+
+HRESULT createResourceNtHandle(ID3D11Resource* resource, UINT64 registryValue, const SECURITY_ATTRIBUTES* attributes,
+                               DWORD access, LPCWSTR name, HANDLE* handle) {
+  Device* device = deviceOf(resource);
+  if (!device)
+    return E_INVALIDARG;
+  // Private references: the application's counts stay as Windows reports them.
+  D3D11_RESOURCE_DIMENSION dimension;
+  resource->GetType(&dimension);
+  std::function<void()> release;
+  if (dimension == D3D11_RESOURCE_DIMENSION_BUFFER) {
+    auto* buffer = static_cast<Buffer*>(resource);
+    buffer->addRefPrivate();
+    release = [buffer] { buffer->releasePrivate(); };
+  } else {
+    auto* texture = static_cast<Texture2D*>(static_cast<ID3D11Texture2D*>(resource));
+    texture->addRefPrivate();
+    release = [texture] { texture->releasePrivate(); };
+  }
+  device->addRefPrivate();
+  // The resource's destructor still reads its device's statistics: the device goes last.
+  // Its DestroyObject must reach the host now (no further call of the application's may
+  // come to flush it): the registry entry goes with the host's resource.
+  Runtime* runtime = device->runtime();
+  auto keep = [release, device, runtime] {
+    release();
+    device->releasePrivate();
+    runtime->stream().flush();
+  };
+  HRESULT hr = createSharedHandle(registryValue, attributes, access, name, keep, handle);
+  if (FAILED(hr))
+    keep();
+  device->asDevice()->Release();
+  return hr;
 }
 
 HRESULT callSyncAcquireKeyedMutex(ID3D11Resource* resource, UINT64 key, DWORD milliseconds) {
@@ -104,11 +140,9 @@ HRESULT recordReleaseKeyedMutex(ID3D11Resource* resource, UINT64 key) {
   return hr;
 }
 
-HRESULT openSharedResource(Device* device, HANDLE handle, bool ntOpen, REFIID iid, void** out) {
-  if (!out)
-    return E_INVALIDARG;
-  *out = nullptr;
-  const UINT64 value = UINT64(uintptr_t(handle));
+namespace {
+
+HRESULT openRegistryValue(Device* device, UINT64 value, bool ntOpen, REFIID iid, void** out) {
   const UINT64 kind = value & 0xf;
   if (!value || (kind != kKindBuffer && kind != kKindTexture2D))
     return E_INVALIDARG;
@@ -152,25 +186,29 @@ HRESULT openSharedResource(Device* device, HANDLE handle, bool ntOpen, REFIID ii
   return hr;
 }
 
+}  // namespace
+
+HRESULT openSharedResource(Device* device, HANDLE handle, bool ntOpen, REFIID iid, void** out) {
+  if (!out)
+    return E_INVALIDARG;
+  *out = nullptr;
+  // OpenSharedResource1 takes NT handles only: a registry value passed as one is no
+  // handle of this process and resolves to nothing (E_INVALIDARG, as on Windows).
+  const UINT64 value = ntOpen ? registryValueOfSharedHandle(handle) : UINT64(uintptr_t(handle));
+  return openRegistryValue(device, value, ntOpen, iid, out);
+}
+
 HRESULT openSharedResourceByName(Device* device, LPCWSTR name, DWORD access, REFIID iid, void** out) {
   if (!out)
     return E_INVALIDARG;
   *out = nullptr;
   if (!name)
     return E_INVALIDARG;
-  Runtime* runtime = device->runtime();
-  HRESULT result = E_FAIL;
-  UINT64 handle = 0;
-  protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
-  HRESULT hr = runtime->stream().callSync(device->statistics(),
-    [&](Recorder& r) { return protocol::encode_ID3D11Device1_OpenSharedResourceByName(r.writer(), device->objectId(), name, access); },
-    [&](const uint8_t* reply, size_t size) {
-      decoded = protocol::decodeReply_ID3D11Device1_OpenSharedResourceByName(reply, size, &result, &handle);
-    });
-  hr = finish(hr, decoded, result, "OpenSharedResourceByName");
+  uint64_t value = 0;
+  HRESULT hr = registryValueOfSharedName(name, access, &value);
   if (FAILED(hr))
     return hr;
-  return openSharedResource(device, HANDLE(uintptr_t(handle)), true, iid, out);
+  return openRegistryValue(device, value, true, iid, out);
 }
 
 }  // namespace npt::guest

@@ -210,18 +210,17 @@ HRESULT DxgiResourceFace::CreateSharedHandle(const SECURITY_ATTRIBUTES* attribut
   // Only resources created with SHARED_NTHANDLE have one.
   if (!(miscFlags() & D3D11_RESOURCE_MISC_SHARED_NTHANDLE))
     return E_INVALIDARG;
-  // The registry handle is valid in every process of the server and the same for every
-  // call (Windows makes a new NT handle per call, to be duplicated into other processes);
-  // a name given later than the first call is not registered.
+  // The host registers the resource once; every call makes a new NT handle (a new kernel
+  // object naming that registry entry, named when a name is given), to be closed by the
+  // application (guest/d3d11/shared_handle.h).
   UINT64 value = m_ntHandle.load();
   if (!value) {
-    HRESULT hr = guest::callSyncCreateSharedHandle(m_owner, access, name, &value);
+    HRESULT hr = guest::callSyncCreateSharedHandle(m_owner, access, &value);
     if (FAILED(hr))
       return hr;
     m_ntHandle.store(value);
   }
-  *handle = HANDLE(uintptr_t(value));
-  return S_OK;
+  return guest::createResourceNtHandle(m_owner, value, attributes, access, name, handle);
 }
 
 HRESULT DxgiResourceFace::AcquireSync(UINT64 key, DWORD milliseconds) {
@@ -232,9 +231,10 @@ HRESULT DxgiResourceFace::AcquireSync(UINT64 key, DWORD milliseconds) {
 }
 
 HRESULT DxgiResourceFace::ReleaseSync(UINT64 key) {
-  // Documented: releasing a keyed mutex this device does not hold.
+  // Documented (IDXGIKeyedMutex::ReleaseSync): releasing a keyed mutex that is not valid
+  // or not owned by the device returns E_FAIL. (DXVK answers DXGI_ERROR_INVALID_CALL.)
   if (!m_mutexHeld.exchange(false))
-    return DXGI_ERROR_INVALID_CALL;
+    return E_FAIL;
   return guest::recordReleaseKeyedMutex(m_owner, key);
 }
 

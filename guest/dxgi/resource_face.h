@@ -77,7 +77,7 @@ private:
   Kind m_kind;
   std::atomic<DXGI_USAGE> m_usage;
   std::atomic<UINT64> m_sharedHandle{0};    // GetSharedHandle's, once the host gave it
-  std::atomic<UINT64> m_ntHandle{0};        // CreateSharedHandle's
+  std::atomic<UINT64> m_ntHandle{0};        // the registry handle CreateSharedHandle's NT handles name
   std::atomic<bool> m_mutexHeld{false};     // this device holds the keyed mutex
 };
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "npt/sharing/registry.h"
+#include "shared_handle_object.h"
 
 namespace {
 
@@ -25,6 +26,8 @@ using CreateDeviceFn = HRESULT (WINAPI*)(IDXGIAdapter*, D3D_DRIVER_TYPE, HMODULE
                                          UINT, ID3D11Device**, D3D_FEATURE_LEVEL*, ID3D11DeviceContext**);
 
 constexpr HRESULT kWaitTimeout = HRESULT(0x00000102);
+constexpr HRESULT kNameAlreadyExists = HRESULT(0x887A002C);   // DXGI_ERROR_NAME_ALREADY_EXISTS
+constexpr HRESULT kFileNotFound = HRESULT(0x80070002);        // HRESULT_FROM_WIN32(ERROR_FILE_NOT_FOUND)
 // How long a step may take on a loaded machine (wined3d on llvmpipe, many processes on
 // two cores): generous, since a step that never comes fails the same way, only later.
 constexpr DWORD kPatienceMs = 60000;
@@ -237,18 +240,33 @@ LONGLONG now() {
   return t.QuadPart;
 }
 
-// Starts this program as `--child <args>`; returns the process.
-HANDLE startChild(const std::string& args) {
+// Starts this program as `--child <args> <this process's id>`; returns the process. With
+// `inherit`, the child inherits this process's inheritable handles (same values).
+HANDLE startChild(const std::string& args, bool inherit = false) {
   char self[MAX_PATH];
   GetModuleFileNameA(nullptr, self, sizeof(self));
   std::string cmd = "\"" + std::string(self) + "\" --child " + args + " " + std::to_string(GetCurrentProcessId());
   STARTUPINFOA si = {};
   si.cb = sizeof(si);
   PROCESS_INFORMATION pi = {};
-  if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi)) return nullptr;
+  if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, inherit, 0, nullptr, nullptr, &si, &pi)) return nullptr;
   CloseHandle(pi.hThread);
   return pi.hProcess;
 }
+
+// An NT handle of the parent process, duplicated into this one (as a Windows program
+// passes NT shared handles); nullptr when that fails.
+HANDLE fromParent(HANDLE parentHandle, DWORD parentPid) {
+  HANDLE parent = OpenProcess(PROCESS_DUP_HANDLE, FALSE, parentPid);
+  if (!parent) return nullptr;
+  HANDLE local = nullptr;
+  if (!DuplicateHandle(parent, parentHandle, GetCurrentProcess(), &local, 0, FALSE, DUPLICATE_SAME_ACCESS)) local = nullptr;
+  CloseHandle(parent);
+  return local;
+}
+
+// The host registry entry an NT handle of this process names.
+uint64_t entryOf(HANDLE ntHandle) { return npt::guest::registryValueOfSharedHandle(ntHandle); }
 
 DWORD finishChild(HANDLE child, DWORD timeoutMs) {
   DWORD code = 999;
@@ -302,8 +320,11 @@ int fenceConsumer(HANDLE textureHandle, HANDLE bufferHandle, HANDLE fenceHandle,
   hr = d.device->OpenSharedResource(bufferHandle, __uuidof(ID3D11Buffer), reinterpret_cast<void**>(&buffer));
   CHILD_CHECK(hr == S_OK && buffer, 6, "OpenSharedResource(buffer): 0x%08lx", hr);
   ID3D11Fence* fence = nullptr;
-  hr = d.device->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence));
+  HANDLE localFence = fromParent(fenceHandle, parentPid);
+  CHILD_CHECK(localFence, 7, "DuplicateHandle of the parent's fence handle: %lu", GetLastError());
+  hr = d.device->OpenSharedFence(localFence, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence));
   CHILD_CHECK(hr == S_OK && fence, 7, "OpenSharedFence: 0x%08lx", hr);
+  CHILD_CHECK(CloseHandle(localFence), 7, "CloseHandle of the duplicated fence handle");
 
   // Round 1 was signalled before this process started.
   CHILD_CHECK(d.context->Wait(fence, 1) == S_OK, 8, "Wait(1)");
@@ -347,17 +368,20 @@ int fenceConsumer(HANDLE textureHandle, HANDLE bufferHandle, HANDLE fenceHandle,
 
 // Alternates with the producer over a keyed mutex: acquires key 2i+1, checks the
 // producer's round i, writes round 100+i, releases to key 2i+2.
-int mutexConsumer(HANDLE textureHandle, int rounds) {
+int mutexConsumer(HANDLE parentHandle, int rounds, DWORD parentPid) {
   Device d;
   CHILD_CHECK(d.create() == S_OK, 3, "device");
+  HANDLE textureHandle = fromParent(parentHandle, parentPid);
+  CHILD_CHECK(textureHandle, 4, "DuplicateHandle of the parent's texture handle: %lu", GetLastError());
   ID3D11Texture2D* texture = nullptr;
   HRESULT hr = d.device->OpenSharedResource1(textureHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
   CHILD_CHECK(hr == S_OK && texture, 4, "OpenSharedResource1: 0x%08lx", hr);
   IDXGIKeyedMutex* mutex = nullptr;
   CHILD_CHECK(texture->QueryInterface(__uuidof(IDXGIKeyedMutex), reinterpret_cast<void**>(&mutex)) == S_OK, 5, "QI mutex");
-  CHILD_CHECK(mutex->ReleaseSync(0) == DXGI_ERROR_INVALID_CALL, 6, "ReleaseSync without holding");
+  CHILD_CHECK(mutex->ReleaseSync(0) == E_FAIL, 6, "ReleaseSync without holding: 0x%08lx", mutex->ReleaseSync(0));
   for (int i = 0; i < rounds; i++) {
-    hr = mutex->AcquireSync(2 * i + 1, kPatienceMs);
+    // The last round waits without a time-out (INFINITE: the parent releases it).
+    hr = mutex->AcquireSync(2 * i + 1, i == rounds - 1 ? INFINITE : kPatienceMs);
     CHILD_CHECK(hr == S_OK, 7, "AcquireSync(%d): 0x%08lx", 2 * i + 1, hr);
     std::string why = checkTexture(d.device, d.context, texture, i);
     CHILD_CHECK(why.empty(), 8, "round %d: %s", i, why.c_str());
@@ -366,6 +390,7 @@ int mutexConsumer(HANDLE textureHandle, int rounds) {
   }
   mutex->Release();
   texture->Release();
+  CloseHandle(textureHandle);
   return 0;
 }
 
@@ -399,8 +424,11 @@ int survivor(HANDLE textureHandle, HANDLE fenceHandle, DWORD parentPid) {
   why = checkTexture(d.device, d.context, texture, 7);
   CHILD_CHECK(why.empty(), 10, "after the kill: %s", why.c_str());
   void* out = nullptr;
-  hr = d.device->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), &out);
+  HANDLE localFence = fromParent(fenceHandle, parentPid);
+  CHILD_CHECK(localFence, 11, "DuplicateHandle of the parent's fence handle: %lu", GetLastError());
+  hr = d.device->OpenSharedFence(localFence, __uuidof(ID3D11Fence), &out);
   CHILD_CHECK(hr == E_INVALIDARG, 11, "OpenSharedFence of the dead worker's fence: 0x%08lx", hr);
+  CloseHandle(localFence);
   ownResource->Release();
   own->Release();
   texture->Release();
@@ -428,7 +456,9 @@ int hungWait() {
 
 // Opens the parent's texture and fence, writes round 5 into every subresource of the
 // texture (an opener's writes) and signals the fence (which publishes them).
-int openerWriter(HANDLE textureHandle, HANDLE fenceHandle) {
+int openerWriter(HANDLE textureHandle, HANDLE parentFenceHandle, DWORD parentPid) {
+  HANDLE fenceHandle = fromParent(parentFenceHandle, parentPid);
+  CHILD_CHECK(fenceHandle, 2, "DuplicateHandle of the parent's fence handle: %lu", GetLastError());
   Device d;
   CHILD_CHECK(d.create() == S_OK, 3, "device");
   ID3D11Texture2D* texture = nullptr;
@@ -446,7 +476,57 @@ int openerWriter(HANDLE textureHandle, HANDLE fenceHandle) {
   CHILD_CHECK(fence->GetCompletedValue() == 1, 8, "the Signal never completed");
   fence->Release();
   texture->Release();
+  CloseHandle(fenceHandle);
   return 0;
+}
+
+// Opens the parent's NT-handle texture (released by the parent, kept by its handles)
+// three ways: an inherited handle, a handle duplicated from the parent, and by name;
+// checks round 8 each time and closes the handles it holds.
+int ntOpener(HANDLE inherited, HANDLE parentHandle, const char* name, DWORD parentPid) {
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  ID3D11Texture2D* texture = nullptr;
+  HRESULT hr = d.device->OpenSharedResource1(inherited, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 4, "OpenSharedResource1 of the inherited handle: 0x%08lx", hr);
+  std::string why = checkTexture(d.device, d.context, texture, 8);
+  CHILD_CHECK(why.empty(), 5, "through the inherited handle: %s", why.c_str());
+  texture->Release();
+  HANDLE duplicated = fromParent(parentHandle, parentPid);
+  CHILD_CHECK(duplicated, 6, "DuplicateHandle from the parent: %lu", GetLastError());
+  hr = d.device->OpenSharedResource1(duplicated, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 7, "OpenSharedResource1 of the duplicated handle: 0x%08lx", hr);
+  why = checkTexture(d.device, d.context, texture, 8);
+  CHILD_CHECK(why.empty(), 8, "through the duplicated handle: %s", why.c_str());
+  texture->Release();
+  const std::wstring wide(name, name + std::strlen(name));
+  hr = d.device->OpenSharedResourceByName(wide.c_str(), DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE,
+                                          __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 9, "OpenSharedResourceByName: 0x%08lx", hr);
+  why = checkTexture(d.device, d.context, texture, 8);
+  CHILD_CHECK(why.empty(), 10, "by name: %s", why.c_str());
+  texture->Release();
+  CHILD_CHECK(CloseHandle(inherited) && CloseHandle(duplicated), 11, "CloseHandle");
+  CHILD_CHECK(!CloseHandle(duplicated), 12, "a closed handle closed again");
+  return 0;
+}
+
+// Acquires the parent's keyed mutex with key 0 and ends without releasing it.
+int mutexAbandoner(HANDLE parentHandle, DWORD parentPid) {
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  HANDLE handle = fromParent(parentHandle, parentPid);
+  CHILD_CHECK(handle, 4, "DuplicateHandle of the parent's texture handle: %lu", GetLastError());
+  ID3D11Texture2D* texture = nullptr;
+  HRESULT hr = d.device->OpenSharedResource1(handle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+  CHILD_CHECK(hr == S_OK && texture, 5, "OpenSharedResource1: 0x%08lx", hr);
+  IDXGIKeyedMutex* mutex = nullptr;
+  CHILD_CHECK(texture->QueryInterface(__uuidof(IDXGIKeyedMutex), reinterpret_cast<void**>(&mutex)) == S_OK, 6, "QI mutex");
+  hr = mutex->AcquireSync(0, kPatienceMs);
+  CHILD_CHECK(hr == S_OK, 7, "AcquireSync(0): 0x%08lx", hr);
+  std::printf("child: holding the keyed mutex, exiting\n");
+  std::fflush(stdout);
+  ExitProcess(0);   // no ReleaseSync, no Release: the process just ends
 }
 
 int runChild(int argc, char** argv) {
@@ -457,9 +537,14 @@ int runChild(int argc, char** argv) {
   std::string role = argv[2];
   if (role == "fence-consumer" && argc >= 7)
     return fenceConsumer(parseHandle(argv[3]), parseHandle(argv[4]), parseHandle(argv[5]), DWORD(std::atoi(argv[6])));
-  if (role == "mutex-consumer" && argc >= 5) return mutexConsumer(parseHandle(argv[3]), std::atoi(argv[4]));
+  if (role == "mutex-consumer" && argc >= 6)
+    return mutexConsumer(parseHandle(argv[3]), std::atoi(argv[4]), DWORD(std::atoi(argv[5])));
   if (role == "hung-wait") return hungWait();
-  if (role == "opener-writer" && argc >= 5) return openerWriter(parseHandle(argv[3]), parseHandle(argv[4]));
+  if (role == "mutex-abandoner" && argc >= 5) return mutexAbandoner(parseHandle(argv[3]), DWORD(std::atoi(argv[4])));
+  if (role == "nt-opener" && argc >= 7)
+    return ntOpener(parseHandle(argv[3]), parseHandle(argv[4]), argv[5], DWORD(std::atoi(argv[6])));
+  if (role == "opener-writer" && argc >= 6)
+    return openerWriter(parseHandle(argv[3]), parseHandle(argv[4]), DWORD(std::atoi(argv[5])));
   if (role == "survivor" && argc >= 6) return survivor(parseHandle(argv[3]), parseHandle(argv[4]), DWORD(std::atoi(argv[5])));
   std::printf("child: unknown role %s\n", role.c_str());
   return 1;
@@ -574,6 +659,7 @@ TEST_F(Sharing, TextureBufferAndFenceReachAnotherProcess) {
   CloseHandle(boardMapping);
   dxgiTexture->Release();
   dxgiBuffer->Release();
+  EXPECT_TRUE(CloseHandle(fenceHandle));   // the creator closes its NT handle
   fence->Release();
   buffer->Release();
   texture->Release();
@@ -592,7 +678,7 @@ TEST_F(Sharing, AnOpenersWritesReachTheCreatorAtItsSignal) {
   HANDLE fenceHandle = nullptr;
   ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle), S_OK);
   auto counters = registry();
-  const uint64_t before = counters->copyCounters(uint64_t(uintptr_t(textureHandle))).copies;
+  const uint64_t before = counters->copyCounters(uint64_t(uintptr_t(textureHandle))).copies;   // a registry handle
 
   HANDLE child = startChild("opener-writer " + hex(textureHandle) + " " + hex(fenceHandle));
   ASSERT_TRUE(child);
@@ -605,6 +691,7 @@ TEST_F(Sharing, AnOpenersWritesReachTheCreatorAtItsSignal) {
   EXPECT_EQ(counters->copyCounters(uint64_t(uintptr_t(textureHandle))).copies - before, 3u)
       << "expected: the opener's refresh at open, its publish, this context's refresh";
   resource->Release();
+  EXPECT_TRUE(CloseHandle(fenceHandle));
   fence->Release();
   texture->Release();
 }
@@ -618,8 +705,11 @@ TEST_F(Sharing, KeyedMutexOrdersTwoProcesses) {
   ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)), S_OK);
   HANDLE handle = nullptr;
   ASSERT_EQ(resource->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE, nullptr, &handle), S_OK);
-  // Ownerless: only key 0 acquires.
+  // Ownerless: only key 0 acquires. A time-out of 0 tests once and returns at once.
+  const ULONGLONG zeroStart = GetTickCount64();
   EXPECT_EQ(mutex->AcquireSync(1, 0), kWaitTimeout);
+  EXPECT_LT(GetTickCount64() - zeroStart, 1000u);
+  EXPECT_EQ(mutex->ReleaseSync(0), E_FAIL) << "not held";
   const int rounds = 6;
   HANDLE child = startChild("mutex-consumer " + hex(handle) + " " + std::to_string(rounds));
   ASSERT_TRUE(child);
@@ -643,7 +733,37 @@ TEST_F(Sharing, KeyedMutexOrdersTwoProcesses) {
   EXPECT_EQ(mutex->ReleaseSync(7), S_OK);
   EXPECT_EQ(mutex->AcquireSync(5, 150), kWaitTimeout);
   EXPECT_GE(GetTickCount64() - start, 140u);
+  EXPECT_LT(GetTickCount64() - start, 150u + kPatienceMs / 4) << "the time-out ran far over";
+  // Released with key 7 by this device: key 7 acquires it again, at once.
+  EXPECT_EQ(mutex->AcquireSync(7, 0), S_OK);
+  EXPECT_EQ(mutex->ReleaseSync(8), S_OK);
+  EXPECT_EQ(mutex->ReleaseSync(8), E_FAIL) << "released twice";
   EXPECT_EQ(finishChild(child, 4 * kPatienceMs), 0u);
+  EXPECT_TRUE(CloseHandle(handle));
+  resource->Release();
+  mutex->Release();
+  texture->Release();
+}
+
+TEST_F(Sharing, AKeyedMutexHeldByAnEndedProcessIsAbandoned) {
+  ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 1, 1);
+  ASSERT_TRUE(texture);
+  IDXGIKeyedMutex* mutex = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIKeyedMutex), reinterpret_cast<void**>(&mutex)), S_OK);
+  IDXGIResource1* resource = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)), S_OK);
+  HANDLE handle = nullptr;
+  ASSERT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &handle), S_OK);
+  HANDLE child = startChild("mutex-abandoner " + hex(handle));
+  ASSERT_TRUE(child);
+  EXPECT_EQ(finishChild(child, 4 * kPatienceMs), 0u);
+  // The holder's context ended with the mutex held: WAIT_ABANDONED, whatever the key, and
+  // again at every later call (the surface is in no consistent state; the documented
+  // remedy is to recreate both).
+  EXPECT_EQ(mutex->AcquireSync(0, kPatienceMs), HRESULT(WAIT_ABANDONED));
+  EXPECT_EQ(mutex->AcquireSync(1, 0), HRESULT(WAIT_ABANDONED));
+  EXPECT_EQ(mutex->ReleaseSync(0), E_FAIL) << "WAIT_ABANDONED does not make this device the owner";
+  EXPECT_TRUE(CloseHandle(handle));
   resource->Release();
   mutex->Release();
   texture->Release();
@@ -689,19 +809,153 @@ TEST_F(Sharing, BadAndClosedHandlesAreRefused) {
   opened->Release();
   EXPECT_EQ(d.device->OpenSharedResourceByName(L"npt-sharing-test-nobody", DXGI_SHARED_RESOURCE_READ,
                                                __uuidof(ID3D11Texture2D), &out),
-            HRESULT(0x80070002));   // HRESULT_FROM_WIN32(ERROR_FILE_NOT_FOUND)
+            kFileNotFound);
+  // A registry value is no NT handle: OpenSharedResource1 and OpenSharedFence refuse it.
+  EXPECT_EQ(d.device->OpenSharedResource1(HANDLE(uintptr_t(entryOf(ntHandle))), __uuidof(ID3D11Texture2D), &out),
+            E_INVALIDARG);
+  EXPECT_EQ(d.device->OpenSharedFence(ntHandle, __uuidof(ID3D11Fence), &out), E_INVALIDARG);   // a texture's
 
-  // Released: its handle opens nothing any more.
+  // Released by the application, kept by its open handle (as on Windows) ...
+  const uint64_t entry = entryOf(ntHandle);
   namedResource->Release();
-  named->Release();
+  EXPECT_EQ(named->Release(), 0u);
+  ASSERT_EQ(d.device->OpenSharedResource1(ntHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&opened)), S_OK);
+  opened->Release();
+  // ... until the handle is closed: then the handle, the name and the entry are gone.
+  EXPECT_TRUE(CloseHandle(ntHandle));
   EXPECT_EQ(d.device->OpenSharedResource1(ntHandle, __uuidof(ID3D11Texture2D), &out), E_INVALIDARG);
   EXPECT_EQ(out, nullptr);
+  // The runtime lets go of its own handle (and with it the name) once it sees it is the
+  // last one: within its 50 ms period, longer on a loaded machine.
+  const ULONGLONG start = GetTickCount64();
+  HRESULT byName = S_OK;
+  while ((byName = d.device->OpenSharedResourceByName(name.c_str(), DXGI_SHARED_RESOURCE_READ, __uuidof(ID3D11Texture2D),
+                                                      &out)) == S_OK &&
+         GetTickCount64() - start < kPatienceMs) {
+    static_cast<IUnknown*>(out)->Release();
+    Sleep(20);
+  }
+  EXPECT_EQ(byName, kFileNotFound);
+  auto reg = registry();
+  npt::sharing::EntryInfo info;
+  while (reg->lookup(entry, info) == npt::sharing::LookupError::Ok && GetTickCount64() - start < kPatienceMs) Sleep(20);
+  EXPECT_EQ(reg->lookup(entry, info), npt::sharing::LookupError::NotShared) << "the last handle was closed";
 
   // The device goes on working after every refusal.
   ID3D11Texture2D* after = sharedTexture(0, 1, 1);
   fillTexture(d.context, after, 7);
   EXPECT_EQ(checkTexture(d.device, d.context, after, 7), "");
   after->Release();
+}
+
+TEST_F(Sharing, NtHandlesAreKernelHandles) {
+  ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 1, 1);
+  ASSERT_TRUE(texture);
+  fillTexture(d.context, texture, 8);
+  IDXGIResource1* resource = nullptr;
+  ASSERT_EQ(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)), S_OK);
+  HANDLE readWrite = nullptr, all = nullptr, writeOnly = nullptr, inheritable = nullptr, named = nullptr;
+  ASSERT_EQ(resource->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE, nullptr, &readWrite),
+            S_OK);
+  ASSERT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &all), S_OK);
+  ASSERT_EQ(resource->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_WRITE, nullptr, &writeOnly), S_OK);
+  SECURITY_ATTRIBUTES inherit = {sizeof(inherit), nullptr, TRUE};
+  ASSERT_EQ(resource->CreateSharedHandle(&inherit, GENERIC_ALL, nullptr, &inheritable), S_OK);
+  const std::string name = "npt-sharing-test-nt-" + std::to_string(GetCurrentProcessId());
+  const std::wstring wideName(name.begin(), name.end());
+  ASSERT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, wideName.c_str(), &named), S_OK);
+
+  // A new handle per call, each naming the one registry entry.
+  const uint64_t entry = entryOf(all);
+  EXPECT_NE(entry, 0u);
+  EXPECT_NE(readWrite, all);
+  EXPECT_NE(all, inheritable);
+  for (HANDLE h : {readWrite, writeOnly, inheritable, named}) EXPECT_EQ(entryOf(h), entry);
+  // The handles grant what was asked (DXGI_SHARED_RESOURCE_READ is GENERIC_READ): the
+  // object manager checks each handle's access.
+  void* view = MapViewOfFile(all, FILE_MAP_WRITE, 0, 0, 0);
+  EXPECT_TRUE(view) << "GENERIC_ALL grants writing";
+  if (view) UnmapViewOfFile(view);
+  view = MapViewOfFile(readWrite, FILE_MAP_READ, 0, 0, 0);
+  EXPECT_TRUE(view) << "DXGI_SHARED_RESOURCE_READ grants reading";
+  if (view) UnmapViewOfFile(view);
+  EXPECT_EQ(MapViewOfFile(readWrite, FILE_MAP_WRITE, 0, 0, 0), nullptr) << "READ | WRITE is not GENERIC_ALL";
+  EXPECT_EQ(MapViewOfFile(writeOnly, FILE_MAP_READ, 0, 0, 0), nullptr) << "DXGI_SHARED_RESOURCE_WRITE alone grants no reading";
+  DWORD flags = 0;
+  ASSERT_TRUE(GetHandleInformation(inheritable, &flags));
+  EXPECT_TRUE(flags & HANDLE_FLAG_INHERIT);
+  ASSERT_TRUE(GetHandleInformation(readWrite, &flags));
+  EXPECT_FALSE(flags & HANDLE_FLAG_INHERIT);
+
+  // Names share the object namespace with every other object.
+  HANDLE again = HANDLE(uintptr_t(1));
+  EXPECT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, wideName.c_str(), &again), kNameAlreadyExists);
+  EXPECT_EQ(again, nullptr);
+  const std::wstring eventName = wideName + L"-event";
+  HANDLE event = CreateEventW(nullptr, FALSE, FALSE, eventName.c_str());
+  ASSERT_TRUE(event);
+  EXPECT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, eventName.c_str(), &again), kNameAlreadyExists);
+  EXPECT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, L"npt-no-such-directory\\x", &again), DXGI_ERROR_INVALID_CALL);
+  CloseHandle(event);
+
+  // A duplicate is a handle like any other.
+  HANDLE duplicate = nullptr;
+  ASSERT_TRUE(DuplicateHandle(GetCurrentProcess(), readWrite, GetCurrentProcess(), &duplicate, 0, FALSE, DUPLICATE_SAME_ACCESS));
+  EXPECT_EQ(entryOf(duplicate), entry);
+  EXPECT_TRUE(CloseHandle(duplicate));
+  EXPECT_FALSE(CloseHandle(duplicate));
+
+  // Released by the application: the open handles keep the texture and its content for
+  // another process, which opens it through an inherited handle, a duplicated one and by name.
+  d.context->Flush();
+  resource->Release();
+  EXPECT_EQ(texture->Release(), 0u);
+  HANDLE child = startChild("nt-opener " + hex(inheritable) + " " + hex(readWrite) + " " + name, true);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(finishChild(child, 4 * kPatienceMs), 0u);
+  // A handle without read access opens too (the runtime resolves what it is given).
+  ID3D11Texture2D* opened = nullptr;
+  ASSERT_EQ(d.device->OpenSharedResource1(writeOnly, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&opened)), S_OK);
+  EXPECT_EQ(checkTexture(d.device, d.context, opened, 8), "");
+  opened->Release();
+
+  // The creator closes its handles; with the last one the entry goes.
+  auto reg = registry();
+  npt::sharing::EntryInfo info;
+  for (HANDLE h : {readWrite, all, writeOnly, inheritable}) EXPECT_TRUE(CloseHandle(h));
+  Sleep(300);
+  EXPECT_EQ(reg->lookup(entry, info), npt::sharing::LookupError::Ok) << "the named handle is still open";
+  EXPECT_TRUE(CloseHandle(named));
+  const ULONGLONG start = GetTickCount64();
+  while (reg->lookup(entry, info) == npt::sharing::LookupError::Ok && GetTickCount64() - start < kPatienceMs) Sleep(20);
+  EXPECT_EQ(reg->lookup(entry, info), npt::sharing::LookupError::NotShared);
+  std::printf("the entry was freed %llu ms after the last handle was closed\n",
+              static_cast<unsigned long long>(GetTickCount64() - start));
+}
+
+TEST_F(Sharing, ASharedFenceLivesWhileAHandleIsOpen) {
+  ID3D11Fence* fence = nullptr;
+  ASSERT_EQ(d.device->CreateFence(3, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
+  HANDLE first = nullptr, second = nullptr;
+  ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &first), S_OK);
+  ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &second), S_OK);
+  EXPECT_NE(first, second);
+  const uint64_t entry = entryOf(first);
+  EXPECT_EQ(entryOf(second), entry);
+  ASSERT_EQ(d.context->Signal(fence, 7), S_OK);
+  ASSERT_EQ(fence->SetEventOnCompletion(7, nullptr), S_OK);
+  EXPECT_EQ(fence->Release(), 0u);
+  EXPECT_TRUE(CloseHandle(first));
+  ID3D11Fence* opened = nullptr;
+  ASSERT_EQ(d.device->OpenSharedFence(second, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&opened)), S_OK);
+  EXPECT_EQ(opened->GetCompletedValue(), 7u);
+  opened->Release();
+  EXPECT_TRUE(CloseHandle(second));
+  auto reg = registry();
+  npt::sharing::EntryInfo info;
+  const ULONGLONG start = GetTickCount64();
+  while (reg->lookup(entry, info) == npt::sharing::LookupError::Ok && GetTickCount64() - start < kPatienceMs) Sleep(20);
+  EXPECT_EQ(reg->lookup(entry, info), npt::sharing::LookupError::NotShared);
 }
 
 TEST_F(Sharing, FenceValuesAreReadLocally) {
@@ -797,7 +1051,7 @@ TEST_F(Sharing, AKilledWorkersEntriesAreTakenBackByTheServer) {
   ASSERT_TRUE(child);
   for (int i = 0; i < 6000 && !board->observed[1]; i++) Sleep(10);
   ASSERT_EQ(board->observed[1], 1) << "the child never opened the texture";
-  const uint64_t fenceEntry = uint64_t(uintptr_t(fenceHandle)), textureEntry = uint64_t(uintptr_t(textureHandle)),
+  const uint64_t fenceEntry = entryOf(fenceHandle), textureEntry = uint64_t(uintptr_t(textureHandle)),
                  bystanderEntry = uint64_t(board->observed[2]);
 
   auto reg = registry();

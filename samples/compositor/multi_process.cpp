@@ -53,8 +53,8 @@ namespace npt::samples::compositor {
       CloseHandle(producer.process.hProcess);
       CloseHandle(producer.process.hThread);
     }
-    // The shared handles stay open until the process exits: under Neptune they are
-    // registry tokens, not kernel handles, and CloseHandle on them could hit a real one.
+    // The producers hold their own references to the fence once they opened it.
+    if (m_consumedHandle) CloseHandle(m_consumedHandle);
     if (m_fenceEvent) CloseHandle(m_fenceEvent);
     m_swapchain.reset();
     if (m_window) DestroyWindow(m_window);
@@ -66,7 +66,9 @@ namespace npt::samples::compositor {
     NPT_CHECK_HR(sc.context->QueryInterface(__uuidof(ID3D11DeviceContext4), reinterpret_cast<void**>(m_context4.put())));
     NPT_CHECK_HR(device5->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence),
       reinterpret_cast<void**>(m_consumed.put())));
-    NPT_CHECK_HR(m_consumed->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &m_consumedHandle));
+    // An NT handle the producers inherit (the same value in every process).
+    SECURITY_ATTRIBUTES inheritable = { sizeof(inheritable), nullptr, TRUE };
+    NPT_CHECK_HR(m_consumed->CreateSharedHandle(&inheritable, GENERIC_ALL, nullptr, &m_consumedHandle));
     m_fenceEvent = CreateEventW(nullptr, FALSE, FALSE, nullptr);
 
     // The composed frames are presented like an application's (through the guest's
@@ -146,8 +148,16 @@ namespace npt::samples::compositor {
     }
     ComPtr<ID3D11Device5> device5;
     NPT_CHECK_HR(sc.device->QueryInterface(__uuidof(ID3D11Device5), reinterpret_cast<void**>(device5.put())));
-    NPT_CHECK_HR(device5->OpenSharedFence(handleFrom(values[2]), __uuidof(ID3D11Fence),
-      reinterpret_cast<void**>(producer.produced.put())));
+    // The fence's NT handle is the producer's: duplicated into this process, as on Windows.
+    HANDLE fenceHandle = nullptr;
+    if (!DuplicateHandle(producer.process.hProcess, handleFrom(values[2]), GetCurrentProcess(), &fenceHandle, 0, FALSE,
+                         DUPLICATE_SAME_ACCESS))
+      return Status::fail("DuplicateHandle of producer " + std::to_string(scene) + "'s fence handle failed: " +
+                          std::to_string(GetLastError()));
+    const HRESULT openSharedFence = device5->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence),
+      reinterpret_cast<void**>(producer.produced.put()));
+    CloseHandle(fenceHandle);
+    NPT_CHECK_HR(openSharedFence);
     return Status::ok();
   }
 
@@ -232,9 +242,11 @@ namespace npt::samples::compositor {
                                          reinterpret_cast<void**>(produced.put()))) ||
         FAILED(hr = produced->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &producedHandle)))
       return fail(Status::hresult("shared fence", hr));
+    // Inherited from the compositor; this process's copy of the handle is closed once opened.
     if (FAILED(hr = device5->OpenSharedFence(handleFrom(consumedValue), __uuidof(ID3D11Fence),
                                              reinterpret_cast<void**>(consumed.put()))))
       return fail(Status::hresult("OpenSharedFence (the compositor's)", hr));
+    CloseHandle(handleFrom(consumedValue));
     std::printf("handles %llx %llx %llx\n", (unsigned long long)(uintptr_t)slotHandles[0],
                 (unsigned long long)(uintptr_t)slotHandles[1], (unsigned long long)(uintptr_t)producedHandle);
     std::fflush(stdout);
@@ -261,6 +273,7 @@ namespace npt::samples::compositor {
       if (!status.isOk()) return fail(status);
     }
     CloseHandle(event);
+    CloseHandle(producedHandle);   // the compositor duplicated it at start
     return 0;
   }
 

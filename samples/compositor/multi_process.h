@@ -6,8 +6,9 @@
 // one whose writes are published, host/sharing) and reports their handles on its stdout,
 // a pipe to the compositor; the compositor's fence goes the other way on the producer's
 // command line. Textures use the global handles of IDXGIResource::GetSharedHandle, valid
-// in any process; fence handles are NT handles, which under Neptune are instance-wide
-// (host/sharing) -- on Windows a compositor would DuplicateHandle them instead.
+// in any process; fence handles are NT handles (process-local, as on Windows): the
+// compositor's is inherited by the producers, a producer's is duplicated into the
+// compositor with DuplicateHandle.
 //
 // Per producer: two scene textures (frame N goes to slot N % 2) and a fence the producer
 // signals with N + 1 after frame N's drawing and stamps. One fence of the compositor's,
