@@ -2,14 +2,16 @@
 # Runs on the device machine (one NVIDIA GPU, no display, no network), from the repository
 # root, with build/devicebench/gpu carried (bench/gpu/stage.sh made it). Figures to stdout;
 # logs under $OUT when the device tool sets it.
-#   bench/gpu/device_run.sh [--tests] [--sizes 256x256,1920x1080,3840x2160] [--frames 30] [--rounds 5]
+#   bench/gpu/device_run.sh [--tests] [--sizes 256x256,1920x1080,3840x2160|none] [--frames 30] [--rounds 5]
+#                           [--share-sizes 1920x1080,3840x2160|none]
 set -u
 stage=$PWD/build/devicebench/gpu
-sizes=256x256,1920x1080,3840x2160; frames=30; rounds=5; tests=0
+sizes=256x256,1920x1080,3840x2160; share_sizes=1920x1080,3840x2160; frames=30; rounds=5; tests=0
 while [ $# -gt 0 ]; do
   case $1 in
     --tests) tests=1 ;;
     --sizes) sizes=$2; shift ;;
+    --share-sizes) share_sizes=$2; shift ;;
     --frames) frames=$2; shift ;;
     --rounds) rounds=$2; shift ;;
     *) echo "unknown argument $1" >&2; exit 1 ;;
@@ -38,11 +40,19 @@ if [ $tests = 1 ]; then
     [ $rc = 0 ] || status=1
   done
 fi
+[ "$sizes" = none ] && sizes=
+[ "$share_sizes" = none ] && share_sizes=
 for size in ${sizes//,/ }; do
   "$stage/bin/gpu-frame-bench" --size "$size" --frames "$frames" --rounds "$rounds" --server "$stage/bin/neptune-server" \
     2>"$out/frame-bench-$size.err" | tee "$out/frame-bench-$size.txt"
   rc=${PIPESTATUS[0]}
   [ $rc = 0 ] || { echo "gpu-frame-bench $size: rc $rc"; tail -5 "$out/frame-bench-$size.err"; status=1; }
+done
+for size in ${share_sizes//,/ }; do
+  "$stage/bin/gpu-share-bench" --size "$size" --frames "$frames" --rounds "$rounds" \
+    2>"$out/share-bench-$size.err" | tee "$out/share-bench-$size.txt"
+  rc=${PIPESTATUS[0]}
+  [ $rc = 0 ] || { echo "gpu-share-bench $size: rc $rc"; tail -5 "$out/share-bench-$size.err"; status=1; }
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

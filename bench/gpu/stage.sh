@@ -10,11 +10,11 @@ build=${1:-build/dxvk-native}
 dxvk=${2:-/work/dxvk-build/lib}
 stage=build/devicebench/gpu
 [ -d "$build" ] || meson setup "$build" >/dev/null
-nice -n 5 ninja -j2 -C "$build" bench/gpu/gpu-frame-bench host/backends/tests/host_backend_test \
+nice -n 5 ninja -j2 -C "$build" bench/gpu/gpu-frame-bench bench/gpu/gpu-share-bench host/backends/tests/host_backend_test \
   host/backends/tests/host_real_backend_test host/executor/tests/host_executor_tests host/server/neptune-server
 rm -rf "$stage/bin" "$stage/dxvk" "$stage/sdl"
 mkdir -p "$stage/bin" "$stage/dxvk" "$stage/sdl" "$stage/deb"
-cp "$build/bench/gpu/gpu-frame-bench" "$build/host/server/neptune-server" "$build/host/backends/tests/host_backend_test" \
+cp "$build/bench/gpu/gpu-frame-bench" "$build/bench/gpu/gpu-share-bench" "$build/host/server/neptune-server" "$build/host/backends/tests/host_backend_test" \
    "$build/host/backends/tests/host_real_backend_test" "$build/host/executor/tests/host_executor_tests" "$stage/bin/"
 strip --strip-debug "$stage"/bin/*
 cp "$dxvk/libdxvk_d3d11.so" "$dxvk/libdxvk_dxgi.so" "$stage/dxvk/"
