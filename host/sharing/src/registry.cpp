@@ -13,6 +13,9 @@
 #if defined(_WIN32)
 #include <windows.h>
 #else
+#include <cerrno>
+#include <csignal>
+#include <dirent.h>
 #include <unistd.h>
 #endif
 
@@ -223,8 +226,76 @@ std::unique_ptr<Registry> Registry::open(const std::string& instance, std::strin
   do registry->m_lockToken = random(); while (registry->m_lockToken == 0);
   // Whatever a killed worker left behind is taken back by the next context that opens it.
   if (create && !created) registry->reclaimDeadHolders();
+  // A new instance: the files of crashed servers go now (nothing else would remove them).
+  if (created) removeStaleSections();
   return registry;
 }
+
+#if defined(_WIN32)
+
+uint32_t Registry::removeStaleSections() { return 0; }   // sections vanish with their last handle
+
+#else
+
+namespace {
+
+// The instance of a registry ("neptune-<digits>-sharing") or content file
+// ("neptune-<digits>-share-<digits>-<digits>"); empty for any other name.
+std::string instanceOfSectionFile(const std::string& name) {
+  const std::string prefix = "neptune-";
+  if (name.compare(0, prefix.size(), prefix) != 0) return {};
+  size_t end = prefix.size();
+  while (end < name.size() && name[end] >= '0' && name[end] <= '9') end++;
+  if (end == prefix.size() || end - prefix.size() > 20) return {};
+  const std::string rest = name.substr(end);
+  if (rest == "-sharing") return name.substr(prefix.size(), end - prefix.size());
+  const std::string share = "-share-";
+  if (rest.compare(0, share.size(), share) != 0) return {};
+  size_t dashes = 0, digits = 0;
+  for (size_t i = share.size(); i < rest.size(); i++) {
+    if (rest[i] == '-' && digits) {
+      dashes++;
+      digits = 0;
+    } else if (rest[i] >= '0' && rest[i] <= '9') {
+      digits++;
+    } else {
+      return {};
+    }
+  }
+  if (dashes != 1 || !digits) return {};
+  return name.substr(prefix.size(), end - prefix.size());
+}
+
+// Whether the instance names a process that runs (an instance is a server's process id;
+// numbers beyond any process id, as tests use, never run).
+bool instanceRuns(const std::string& instance) {
+  if (instance.size() > 9) return false;
+  const long pid = std::strtol(instance.c_str(), nullptr, 10);
+  if (pid <= 0) return false;
+  return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+constexpr int64_t kStaleAfterSeconds = 60;
+
+}  // namespace
+
+uint32_t Registry::removeStaleSections() {
+  DIR* dir = ::opendir("/dev/shm");
+  if (!dir) return 0;
+  std::vector<std::string> candidates;
+  while (dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    const std::string instance = instanceOfSectionFile(name);
+    if (!instance.empty() && !instanceRuns(instance)) candidates.push_back(name);
+  }
+  ::closedir(dir);
+  uint32_t removed = 0;
+  for (const std::string& name : candidates)
+    if (Section::removeIfUnused(name, kStaleAfterSeconds)) removed++;
+  return removed;
+}
+
+#endif
 
 Registry::~Registry() = default;
 

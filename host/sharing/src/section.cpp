@@ -7,7 +7,9 @@
 #include <windows.h>
 #else
 #include <cerrno>
+#include <ctime>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,9 +30,11 @@ Section& Section::operator=(Section&& other) noexcept {
     m_data = other.m_data;
     m_size = other.m_size;
     m_handle = other.m_handle;
+    m_fd = other.m_fd;
     other.m_data = nullptr;
     other.m_size = 0;
     other.m_handle = nullptr;
+    other.m_fd = -1;
   }
   return *this;
 }
@@ -90,6 +94,9 @@ Section Section::open(const std::string& name, uint64_t size) {
 
 void Section::unlinkName(const std::string&) {}
 
+// A Windows section vanishes with its last handle.
+bool Section::removeIfUnused(const std::string&, int64_t) { return false; }
+
 void Section::close() {
   if (m_data) UnmapViewOfFile(m_data);
   if (m_handle) CloseHandle(static_cast<HANDLE>(m_handle));
@@ -134,11 +141,16 @@ Section Section::create(const std::string& name, uint64_t size, bool* created) {
     return section;
   }
   void* data = ::mmap(nullptr, size_t(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (data == MAP_FAILED) return section;
+  if (data == MAP_FAILED) {
+    ::close(fd);
+    return section;
+  }
+  // In use while this lock is held (removeIfUnused); the kernel drops it with the process.
+  ::flock(fd, LOCK_SH);
   if (created) *created = made;
   section.m_data = static_cast<uint8_t*>(data);
   section.m_size = size;
+  section.m_fd = fd;
   return section;
 }
 
@@ -152,19 +164,41 @@ Section Section::open(const std::string& name, uint64_t size) {
     return section;
   }
   void* data = ::mmap(nullptr, size_t(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (data == MAP_FAILED) return section;
+  if (data == MAP_FAILED) {
+    ::close(fd);
+    return section;
+  }
+  ::flock(fd, LOCK_SH);
   section.m_data = static_cast<uint8_t*>(data);
   section.m_size = size;
+  section.m_fd = fd;
   return section;
 }
 
 void Section::unlinkName(const std::string& name) { ::unlink(shmPath(name).c_str()); }
 
+bool Section::removeIfUnused(const std::string& name, int64_t minAgeSeconds) {
+  const std::string path = shmPath(name);
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  bool removed = false;
+  struct stat st{};
+  // A file sized a moment ago may not be locked by its creator yet: only old files.
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && int64_t(std::time(nullptr)) - int64_t(st.st_mtime) >= minAgeSeconds &&
+      ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    // Nobody holds it; an opener that comes now finds the name gone and creates anew.
+    removed = ::unlink(path.c_str()) == 0;
+  }
+  ::close(fd);
+  return removed;
+}
+
 void Section::close() {
   if (m_data) ::munmap(m_data, size_t(m_size));
+  if (m_fd >= 0) ::close(m_fd);
   m_data = nullptr;
   m_size = 0;
+  m_fd = -1;
 }
 
 #endif

@@ -15,6 +15,9 @@
 #include <windows.h>
 #else
 #include <csignal>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -555,3 +558,76 @@ TEST(SharingRegistry, AFullTableTakesBackADeadWorkersEntries) {
   parent->releaseReference(mine);
   EXPECT_EQ(parent->lookup(mine, info), LookupError::NotShared);
 }
+
+#if !defined(_WIN32)
+
+namespace {
+
+std::string shmFile(const std::string& name) { return "/dev/shm/" + name; }
+bool shmExists(const std::string& name) { return ::access(shmFile(name).c_str(), F_OK) == 0; }
+
+// Sets a file's modification time an hour back (a crashed server's files are old).
+void age(const std::string& name) {
+  struct timespec times[2];
+  times[0].tv_sec = times[1].tv_sec = std::time(nullptr) - 3600;
+  times[0].tv_nsec = times[1].tv_nsec = 0;
+  ASSERT_EQ(::utimensat(AT_FDCWD, shmFile(name).c_str(), times, 0), 0) << name;
+}
+
+}  // namespace
+
+TEST(SharingRegistry, FilesOfEndedServersAreRemovedByTheNextInstance) {
+  // Instances no process has (as a crashed server's): a registry and a content file
+  // nobody has open any more.
+  Instance crashed, held, young, killed;
+  const std::string crashedRegistry = Registry::registryName(crashed);
+  const std::string crashedContent = Registry::contentName(crashed, encodeHandle(Kind::Texture2D, 3, 2));
+  { ASSERT_TRUE(Section::create(crashedRegistry, 4096).valid()); }
+  { ASSERT_TRUE(Section::create(crashedContent, 64).valid()); }
+  age(crashedRegistry);
+  age(crashedContent);
+  // A name of another shape with the same prefix is not ours to remove.
+  const std::string other = crashedRegistry + "-other";
+  { ASSERT_TRUE(Section::create(other, 64).valid()); }
+  age(other);
+  // Open in this process (its lock held): kept however old.
+  Section open = Section::create(Registry::registryName(held), 4096);
+  ASSERT_TRUE(open.valid());
+  age(Registry::registryName(held));
+  // Unused but just made (its creator may not hold its lock yet): kept.
+  { ASSERT_TRUE(Section::create(Registry::registryName(young), 4096).valid()); }
+  // Held by a process that was killed: its lock went with it.
+  const std::string killedRegistry = Registry::registryName(killed);
+  const pid_t child = fork();
+  if (child == 0) {
+    Section section = Section::create(killedRegistry, 4096);
+    if (!section.valid()) _exit(1);
+    for (;;) pause();
+  }
+  ASSERT_GT(child, 0);
+  for (int i = 0; i < 500 && !shmExists(killedRegistry); i++) usleep(2000);
+  usleep(20000);   // the child takes its lock right after creating the file
+  age(killedRegistry);
+  EXPECT_FALSE(Section::removeIfUnused(killedRegistry, 60)) << "the child still holds it";
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+
+  // The next instance's registry removes what ended servers left.
+  Instance next;
+  std::string error;
+  auto registry = Registry::open(next, &error);
+  ASSERT_TRUE(registry) << error;
+  EXPECT_FALSE(shmExists(crashedRegistry));
+  EXPECT_FALSE(shmExists(crashedContent));
+  EXPECT_FALSE(shmExists(killedRegistry));
+  EXPECT_TRUE(shmExists(other));
+  EXPECT_TRUE(shmExists(Registry::registryName(held)));
+  EXPECT_TRUE(shmExists(Registry::registryName(young)));
+  // The section kept open still works.
+  open.data()[0] = 7;
+  EXPECT_EQ(open.data()[0], 7);
+  Section::unlinkName(other);
+}
+
+#endif

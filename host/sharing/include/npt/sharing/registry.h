@@ -95,6 +95,10 @@ public:
   static Section open(const std::string& name, uint64_t size);
   // Native only: removes the name (the mapping stays valid).
   static void unlinkName(const std::string& name);
+  // Native only: removes the name when no process has the section open (every Section
+  // holds a shared lock on its file while it lives; a crashed process's lock is gone
+  // with it) and it was last modified `minAgeSeconds` ago or earlier. True if removed.
+  static bool removeIfUnused(const std::string& name, int64_t minAgeSeconds);
 
   uint8_t* data() const { return m_data; }
   uint64_t size() const { return m_size; }
@@ -105,6 +109,7 @@ private:
   uint8_t* m_data = nullptr;
   uint64_t m_size = 0;
   void* m_handle = nullptr;   // Windows: the mapping handle
+  int m_fd = -1;              // native: the file, holding a shared lock while mapped
 };
 
 struct EntryRecord;
@@ -131,6 +136,11 @@ public:
   // holds something else. Opening an existing registry with create (what contexts do)
   // reclaims the references of processes that died holding them.
   static std::unique_ptr<Registry> open(const std::string& instance, std::string* error, bool create = true);
+  // Native only: removes the registry and content files of server instances that ended
+  // without removing them (crashed or killed servers): files of an instance whose process
+  // no longer runs, that no process has open, last modified a minute ago or earlier.
+  // Called by open() when it creates an instance's registry. Returns how many it removed.
+  static uint32_t removeStaleSections();
 
   ~Registry();
 
