@@ -122,6 +122,27 @@ TEST(DxvkBackend, CreatesADeviceWhenAvailable) {
   objects.device->Release();
 }
 
+// A process creates and releases devices one after another (the executor's tests, a
+// server worker's contexts): NVIDIA's Vulkan driver could not be loaded again after 14
+// times, and the loader unloads it with the last instance; the backend keeps one instance
+// for the process (dxvk_resident_instance.cpp). Other drivers pass either way.
+TEST(DxvkBackend, DevicesCreatedOneAfterAnotherKeepWorking) {
+  std::unique_ptr<Backend> backend;
+  BackendStatus status = openBackend("dxvk", backend);
+  const char* dxvkPath = std::getenv("NPT_DXVK_PATH");
+  if (status.error == BackendError::LibraryMissing && !(dxvkPath && *dxvkPath))
+    GTEST_SKIP() << "DXVK-native not available (set NPT_DXVK_PATH): " << status.message;
+  if (status.error == BackendError::WindowSystem) GTEST_SKIP() << status.message;
+  ASSERT_TRUE(status.ok()) << status.message;
+  for (int device = 0; device < 16; device++) {
+    DeviceObjects objects;
+    status = backend->createDevice({}, objects);
+    ASSERT_TRUE(status.ok()) << "device " << device << ": " << status.message;
+    objects.immediateContext->Release();
+    objects.device->Release();
+  }
+}
+
 #else
 
 TEST(Backend, PlatformDefaultIsSystem) {
