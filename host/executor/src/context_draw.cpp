@@ -9,8 +9,19 @@ namespace npt::executor {
 
 using objects::InterfaceId;
 
+ID3D11DeviceContext* Executor::drawContextOf(ObjectId self, const char* method, DeviceState** device) {
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, device, &state);
+  if (!context) return nullptr;
+  if (!state->topologyDefined) {
+    drop(method, "the primitive topology is UNDEFINED");
+    return nullptr;
+  }
+  return context;
+}
+
 void Executor::ID3D11DeviceContext_Draw(ObjectId self, UINT VertexCount, UINT StartVertexLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "Draw")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "Draw")) {
     context->Draw(VertexCount, StartVertexLocation);
     noteBoundOutputWrites(self, context, false);
   }
@@ -18,7 +29,7 @@ void Executor::ID3D11DeviceContext_Draw(ObjectId self, UINT VertexCount, UINT St
 
 void Executor::ID3D11DeviceContext_DrawIndexed(ObjectId self, UINT IndexCount, UINT StartIndexLocation,
                                                INT BaseVertexLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawIndexed")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawIndexed")) {
     context->DrawIndexed(IndexCount, StartIndexLocation, BaseVertexLocation);
     noteBoundOutputWrites(self, context, false);
   }
@@ -26,7 +37,7 @@ void Executor::ID3D11DeviceContext_DrawIndexed(ObjectId self, UINT IndexCount, U
 
 void Executor::ID3D11DeviceContext_DrawInstanced(ObjectId self, UINT VertexCountPerInstance, UINT InstanceCount,
                                                  UINT StartVertexLocation, UINT StartInstanceLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawInstanced")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawInstanced")) {
     context->DrawInstanced(VertexCountPerInstance, InstanceCount, StartVertexLocation, StartInstanceLocation);
     noteBoundOutputWrites(self, context, false);
   }
@@ -35,7 +46,7 @@ void Executor::ID3D11DeviceContext_DrawInstanced(ObjectId self, UINT VertexCount
 void Executor::ID3D11DeviceContext_DrawIndexedInstanced(ObjectId self, UINT IndexCountPerInstance, UINT InstanceCount,
                                                         UINT StartIndexLocation, INT BaseVertexLocation,
                                                         UINT StartInstanceLocation) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawIndexedInstanced")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawIndexedInstanced")) {
     context->DrawIndexedInstanced(IndexCountPerInstance, InstanceCount, StartIndexLocation, BaseVertexLocation,
                                   StartInstanceLocation);
     noteBoundOutputWrites(self, context, false);
@@ -43,7 +54,7 @@ void Executor::ID3D11DeviceContext_DrawIndexedInstanced(ObjectId self, UINT Inde
 }
 
 void Executor::ID3D11DeviceContext_DrawAuto(ObjectId self) {
-  if (ID3D11DeviceContext* context = contextOf(self, "DrawAuto")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawAuto")) {
     context->DrawAuto();
     noteBoundOutputWrites(self, context, false);
   }
@@ -76,7 +87,9 @@ const char* indirectProblem(const ResourceState* buffer, UINT offset, UINT argum
 #define NPT_INDIRECT(Method, Bytes)                                                                          \
   void Executor::ID3D11DeviceContext_##Method(ObjectId self, ObjectId buffer, UINT offset) {                  \
     DeviceState* device = nullptr;                                                                           \
-    ID3D11DeviceContext* context = contextOf(self, #Method, &device);                                        \
+    const bool dispatch = std::strcmp(#Method, "DispatchIndirect") == 0;                                     \
+    ID3D11DeviceContext* context =                                                                           \
+        dispatch ? contextOf(self, #Method, &device) : drawContextOf(self, #Method, &device);                 \
     ID3D11Buffer* args = nullptr;                                                                            \
     Record* record = nullptr;                                                                                \
     if (!context || !resolveAs(buffer, InterfaceId::ID3D11Buffer, false, #Method, &args, &record)) return;   \
@@ -84,7 +97,7 @@ const char* indirectProblem(const ResourceState* buffer, UINT offset, UINT argum
     if (const char* problem = indirectProblem(static_cast<ResourceState*>(record), offset, Bytes))           \
       return drop(#Method, "%s", problem);                                                                   \
     context->Method(args, offset);                                                                           \
-    noteBoundOutputWrites(self, context, std::strcmp(#Method, "DispatchIndirect") == 0);                      \
+    noteBoundOutputWrites(self, context, dispatch);                                                          \
   }
 
 NPT_INDIRECT(DrawIndexedInstancedIndirect, 20)

@@ -88,12 +88,15 @@ void Executor::ID3D11DeviceContext3_SetHardwareProtectionState(ObjectId self, BO
 void Executor::ID3D11DeviceContext_ExecuteCommandList(ObjectId self, ObjectId pCommandList, BOOL RestoreContextState) {
   const char* method = "ExecuteCommandList";
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
   ID3D11CommandList* list = nullptr;
   Record* record = nullptr;
   if (!context || !resolveAs(pCommandList, objects::InterfaceId::ID3D11CommandList, false, method, &list, &record)) return;
   if (!sameDevice(record, device, pCommandList, method)) return;
   context->ExecuteCommandList(list, RestoreContextState);
+  // Without restoring, the context is left in the default state.
+  if (!RestoreContextState) state->topologyDefined = false;
   noteCommandListExecuted(self, context, pCommandList);
 }
 
@@ -116,6 +119,7 @@ void Executor::ID3D11DeviceContext_FinishCommandList(ObjectId self, BOOL Restore
   }
   ID3D11CommandList* list = nullptr;
   HRESULT hr = context->FinishCommandList(RestoreDeferredContextState, &list);
+  if (!RestoreDeferredContextState) state->topologyDefined = false;
   // What the recorded commands write now belongs to the list (discarded with a refused one).
   noteCommandListFinished(self, ppCommandList);
   if (FAILED(hr) || !list) {

@@ -178,9 +178,11 @@ void Executor::ID3D11DeviceContext_IASetIndexBuffer(ObjectId self, ObjectId pInd
 }
 
 void Executor::ID3D11DeviceContext_IASetPrimitiveTopology(ObjectId self, D3D_PRIMITIVE_TOPOLOGY Topology) {
-  ID3D11DeviceContext* context = contextOf(self, "IASetPrimitiveTopology");
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "IASetPrimitiveTopology", nullptr, &state);
   if (!context || !admit(validation::validatePrimitiveTopology(uint32_t(Topology)), "IASetPrimitiveTopology")) return;
   context->IASetPrimitiveTopology(Topology);
+  state->topologyDefined = Topology != D3D11_PRIMITIVE_TOPOLOGY_UNDEFINED;
 }
 
 void Executor::ID3D11DeviceContext_OMSetRenderTargets(ObjectId self, UINT NumViews, const ObjectId* ppRenderTargetViews,
@@ -310,8 +312,11 @@ void Executor::ID3D11DeviceContext_SetPredication(ObjectId self, ObjectId pPredi
 }
 
 void Executor::ID3D11DeviceContext_ClearState(ObjectId self) {
-  ID3D11DeviceContext* context = contextOf(self, "ClearState");
-  if (context) context->ClearState();
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, "ClearState", nullptr, &state);
+  if (!context) return;
+  context->ClearState();
+  state->topologyDefined = false;
 }
 
 }  // namespace npt::executor

@@ -45,6 +45,9 @@ struct ContextState final : Record {
   ID3D11DeviceContext2* context2 = nullptr;
   ID3D11DeviceContext3* context3 = nullptr;
   bool deferred = false;
+  // The topology is not UNDEFINED (the default state): Windows discards draws made
+  // without one, and backends differ on them, so the executor drops them.
+  bool topologyDefined = false;
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

@@ -418,6 +418,9 @@ TEST_F(PipelineTest, IndirectArgumentsAndDispatchSizesAreChecked) {
   ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &plain, 0, nullptr, vertices));
   ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &args, 0, nullptr, arguments));
   h.runOk();
+  // A topology, or every draw would be dropped for want of one.
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetPrimitiveTopology(h.w(), context, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST));
+  h.runOk();
   uint64_t dropped = h.executor().droppedCalls();
   ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawInstancedIndirect(h.w(), context, vertices, 0));
   ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawInstancedIndirect(h.w(), context, arguments, 2));   // unaligned

@@ -11,6 +11,9 @@ namespace npt::validation {
 // RESOLVESUBRESOURCE_*, GENERATEMIPS_*).
 
 Check validatePrimitiveTopology(uint32_t topology) {
+  // UNDEFINED is the default state (ClearState sets it); setting it is valid, and Windows
+  // discards the draws made while it is set (the executor drops them).
+  if (topology == D3D11_PRIMITIVE_TOPOLOGY_UNDEFINED) return Check::pass();
   const bool basic = topology >= D3D11_PRIMITIVE_TOPOLOGY_POINTLIST && topology <= D3D11_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP;
   const bool adjacency = topology >= D3D11_PRIMITIVE_TOPOLOGY_LINELIST_ADJ &&
                          topology <= D3D11_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP_ADJ;

@@ -230,7 +230,10 @@ TEST(DrawState, PrimitiveTopology) {
   EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST));
   EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_LINESTRIP_ADJ));
   EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_32_CONTROL_POINT_PATCHLIST));
-  for (uint32_t bad : {0u, 6u, 9u, 14u, 32u, 65u, 0xffffffffu})
+  // The default state: applications and runtimes resetting state set it (Wine's
+  // test_clear_state reads it back after ClearState).
+  EXPECT_PASS(validatePrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_UNDEFINED));
+  for (uint32_t bad : {6u, 9u, 14u, 32u, 65u, 0xffffffffu})
     EXPECT_REJECT(validatePrimitiveTopology(bad), PrimitiveTopology, Ignore);
 }
 

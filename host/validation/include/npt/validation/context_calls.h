@@ -51,7 +51,7 @@ Check validateRenderTargetsAndUavs(uint32_t numRtvs, uint32_t uavStart, uint32_t
 
 Check validateIndexBufferFormat(DXGI_FORMAT format);
 
-// IASetPrimitiveTopology: the D3D11_PRIMITIVE_TOPOLOGY values (1-5, 10-13, 33-64).
+// IASetPrimitiveTopology: the D3D11_PRIMITIVE_TOPOLOGY values (0 = UNDEFINED, 1-5, 10-13, 33-64).
 Check validatePrimitiveTopology(uint32_t topology);
 
 // ClearDepthStencilView: flags a non-empty subset of CLEAR_DEPTH | CLEAR_STENCIL, depth
