@@ -115,8 +115,10 @@ void Executor::ID3D11Device_CreateDepthStencilView(ObjectId self, ObjectId pReso
       pDesc != nullptr, pDesc ? pDesc->Format : DXGI_FORMAT_UNKNOWN);
 }
 
-// The 11.3 view descs add plane slices to the 2D arms. Planar formats are not
-// supported here, so every plane slice must be 0 and the view is the 11.0 one.
+// The 11.3 view descs add plane slices to the 2D arms. The plane must be the one the
+// view's format selects (validateViewPlane: 0 for resources that are not planar, R8/R16
+// for the luma and R8G8/R16G16 for the chroma plane of NV12/P010...), so the backend gets
+// the 11.0 desc, whose format selects the same plane.
 namespace {
 
 template<typename Desc1, typename Desc0>
@@ -153,7 +155,7 @@ void Executor::ID3D11Device3_CreateShaderResourceView1(ObjectId self, ObjectId r
   createView(
       "CreateShaderResourceView1", self, resource, ObjectType::ShaderResourceView,
       [&](const validation::ResourceShape& shape, const validation::DeviceLimits& limits) {
-        if (plane) return validation::Check::reject(validation::Rule::ViewArrayRange, "plane slice %u of a non-planar view", plane);
+        if (desc) NPT_CHECK(validation::validateViewPlane(shape, desc->Format, plane));
         return validation::validateShaderResourceView(shape, desc ? &base : nullptr, limits);
       },
       view, [&](ID3D11Device* device, ID3D11Resource* r, IUnknown** out) {
@@ -183,7 +185,7 @@ void Executor::ID3D11Device3_CreateUnorderedAccessView1(ObjectId self, ObjectId 
   createView(
       "CreateUnorderedAccessView1", self, resource, ObjectType::UnorderedAccessView,
       [&](const validation::ResourceShape& shape, const validation::DeviceLimits& limits) {
-        if (plane) return validation::Check::reject(validation::Rule::ViewArrayRange, "plane slice %u of a non-planar view", plane);
+        if (desc) NPT_CHECK(validation::validateViewPlane(shape, desc->Format, plane));
         return validation::validateUnorderedAccessView(shape, desc ? &base : nullptr, limits);
       },
       view, [&](ID3D11Device* device, ID3D11Resource* r, IUnknown** out) {
@@ -213,7 +215,7 @@ void Executor::ID3D11Device3_CreateRenderTargetView1(ObjectId self, ObjectId res
   createView(
       "CreateRenderTargetView1", self, resource, ObjectType::RenderTargetView,
       [&](const validation::ResourceShape& shape, const validation::DeviceLimits& limits) {
-        if (plane) return validation::Check::reject(validation::Rule::ViewArrayRange, "plane slice %u of a non-planar view", plane);
+        if (desc) NPT_CHECK(validation::validateViewPlane(shape, desc->Format, plane));
         return validation::validateRenderTargetView(shape, desc ? &base : nullptr, limits);
       },
       view, [&](ID3D11Device* device, ID3D11Resource* r, IUnknown** out) {

@@ -138,11 +138,17 @@ Check checkBufferElements(const ResourceShape& resource, DXGI_FORMAT format, boo
 }
 
 // The view format against the resource format: a typed resource only takes its own
-// format; a typeless one any member of its family.
+// format; a typeless one any member of its family; a planar one a format of one plane.
 Check checkFormat(const ResourceShape& resource, DXGI_FORMAT viewFormat, bool allowDepthView) {
   if (resource.isBuffer()) return Check::pass();
   const FormatInfo* view = lookupFormat(viewFormat);
   if (!view) return Check::reject(Rule::ViewFormat, "view format %u is not a DXGI format", unsigned(viewFormat));
+  const FormatInfo* planar = lookupFormat(resource.format);
+  if (planar && planar->is(FormatPlanar)) {
+    if (planeOfViewFormat(resource.format, viewFormat) < 0)
+      return Check::reject(Rule::ViewFormat, "view format %s views no plane of %s", view->name, planar->name);
+    return Check::pass();
+  }
   const bool typelessView = view->is(FormatTypeless) && !(allowDepthView && view->is(FormatDepthView));
   if (typelessView)
     return Check::reject(Rule::ViewFormat, "view format %s is typeless", view->name);
@@ -167,10 +173,46 @@ Check checkDefaultFormat(const ResourceShape& resource) {
   const FormatInfo* res = lookupFormat(resource.format);
   if (!res || res->is(FormatTypeless))
     return Check::reject(Rule::ViewFormat, "a default view of a typeless resource needs a desc");
+  if (res->is(FormatPlanar))
+    return Check::reject(Rule::ViewFormat, "a view of planar %s needs a desc with the format of a plane", res->name);
   return Check::pass();
 }
 
 }  // namespace
+
+int planeOfViewFormat(DXGI_FORMAT resourceFormat, DXGI_FORMAT viewFormat) {
+  switch (resourceFormat) {
+    case DXGI_FORMAT_NV12:
+    case DXGI_FORMAT_NV11:
+      if (viewFormat == DXGI_FORMAT_R8_UNORM || viewFormat == DXGI_FORMAT_R8_UINT) return 0;
+      if (viewFormat == DXGI_FORMAT_R8G8_UNORM || viewFormat == DXGI_FORMAT_R8G8_UINT) return 1;
+      return -1;
+    case DXGI_FORMAT_P010:
+    case DXGI_FORMAT_P016:
+      if (viewFormat == DXGI_FORMAT_R16_UNORM || viewFormat == DXGI_FORMAT_R16_UINT) return 0;
+      if (viewFormat == DXGI_FORMAT_R16G16_UNORM || viewFormat == DXGI_FORMAT_R16G16_UINT) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
+Check validateViewPlane(const ResourceShape& resource, DXGI_FORMAT viewFormat, uint32_t planeSlice) {
+  const FormatInfo* info = lookupFormat(resource.format);
+  if (!info || !info->is(FormatPlanar)) {
+    if (planeSlice != 0)
+      return Check::reject(Rule::ViewPlaneSlice, "plane slice %u of a resource that is not planar", planeSlice);
+    return Check::pass();
+  }
+  const int plane = planeOfViewFormat(resource.format, viewFormat);
+  if (plane < 0) return Check::pass();   // the format check refuses it
+  if (planeSlice != uint32_t(plane)) {
+    const FormatInfo* view = lookupFormat(viewFormat);
+    return Check::reject(Rule::ViewPlaneSlice, "plane slice %u, but %s views plane %d of %s", planeSlice,
+                         view ? view->name : "?", plane, info->name);
+  }
+  return Check::pass();
+}
 
 Check validateShaderResourceView(const ResourceShape& resource, const D3D11_SHADER_RESOURCE_VIEW_DESC* desc,
                                  const DeviceLimits& limits) {

@@ -280,4 +280,60 @@ TEST(UnorderedAccessView, Rules) {
   EXPECT_REJECT(validateUnorderedAccessView(rtOnly, nullptr), ViewBindFlag, Fail);
 }
 
+// Planar formats ("Direct3D 11 video formats" tables; D3D11_TEX2D_SRV1.PlaneSlice): each
+// plane is viewed in its own format, the 11.0 descs choosing the plane by that format.
+TEST(PlanarViews, EachPlaneInItsOwnFormat) {
+  const uint32_t bind = D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET | D3D11_BIND_UNORDERED_ACCESS;
+  ResourceShape nv12 = texture2D(DXGI_FORMAT_NV12, 1, 1, bind);
+  for (DXGI_FORMAT format : {DXGI_FORMAT_R8_UNORM, DXGI_FORMAT_R8_UINT, DXGI_FORMAT_R8G8_UNORM, DXGI_FORMAT_R8G8_UINT}) {
+    auto srv = srv2D(format, 0, 1);
+    EXPECT_PASS(validateShaderResourceView(nv12, &srv));
+    D3D11_RENDER_TARGET_VIEW_DESC rtv{};
+    rtv.Format = format;
+    rtv.ViewDimension = D3D11_RTV_DIMENSION_TEXTURE2D;
+    EXPECT_PASS(validateRenderTargetView(nv12, &rtv));
+    D3D11_UNORDERED_ACCESS_VIEW_DESC uav{};
+    uav.Format = format;
+    uav.ViewDimension = D3D11_UAV_DIMENSION_TEXTURE2D;
+    EXPECT_PASS(validateUnorderedAccessView(nv12, &uav));
+  }
+  // No default view, no format of the whole surface or of another family.
+  EXPECT_REJECT(validateShaderResourceView(nv12, nullptr), ViewFormat, Fail);
+  EXPECT_REJECT(validateRenderTargetView(nv12, nullptr), ViewFormat, Fail);
+  EXPECT_REJECT(validateUnorderedAccessView(nv12, nullptr), ViewFormat, Fail);
+  for (DXGI_FORMAT format : {DXGI_FORMAT_NV12, DXGI_FORMAT_R16_UNORM, DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R8_SNORM}) {
+    auto srv = srv2D(format, 0, 1);
+    EXPECT_REJECT(validateShaderResourceView(nv12, &srv), ViewFormat, Fail);
+  }
+  ResourceShape p010 = texture2D(DXGI_FORMAT_P010, 1, 1, D3D11_BIND_SHADER_RESOURCE);
+  auto luma = srv2D(DXGI_FORMAT_R16_UNORM, 0, 1), chroma = srv2D(DXGI_FORMAT_R16G16_UNORM, 0, 1),
+       bytes = srv2D(DXGI_FORMAT_R8_UNORM, 0, 1);
+  EXPECT_PASS(validateShaderResourceView(p010, &luma));
+  EXPECT_PASS(validateShaderResourceView(p010, &chroma));
+  EXPECT_REJECT(validateShaderResourceView(p010, &bytes), ViewFormat, Fail);
+  ResourceShape opaque = texture2D(DXGI_FORMAT_420_OPAQUE, 1, 1, D3D11_BIND_SHADER_RESOURCE);
+  EXPECT_REJECT(validateShaderResourceView(opaque, &bytes), ViewFormat, Fail);
+}
+
+TEST(PlanarViews, PlaneSliceMustBeThePlaneOfTheFormat) {
+  ResourceShape nv12 = texture2D(DXGI_FORMAT_NV12, 1, 1, D3D11_BIND_SHADER_RESOURCE);
+  EXPECT_EQ(planeOfViewFormat(DXGI_FORMAT_NV12, DXGI_FORMAT_R8_UNORM), 0);
+  EXPECT_EQ(planeOfViewFormat(DXGI_FORMAT_NV12, DXGI_FORMAT_R8G8_UINT), 1);
+  EXPECT_EQ(planeOfViewFormat(DXGI_FORMAT_P016, DXGI_FORMAT_R16G16_UINT), 1);
+  EXPECT_EQ(planeOfViewFormat(DXGI_FORMAT_NV11, DXGI_FORMAT_R8_UINT), 0);
+  EXPECT_EQ(planeOfViewFormat(DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R8_UNORM), -1);
+  EXPECT_PASS(validateViewPlane(nv12, DXGI_FORMAT_R8_UNORM, 0));
+  EXPECT_PASS(validateViewPlane(nv12, DXGI_FORMAT_R8G8_UNORM, 1));
+  EXPECT_REJECT(validateViewPlane(nv12, DXGI_FORMAT_R8_UNORM, 1), ViewPlaneSlice, Fail);
+  EXPECT_REJECT(validateViewPlane(nv12, DXGI_FORMAT_R8G8_UNORM, 0), ViewPlaneSlice, Fail);
+  EXPECT_REJECT(validateViewPlane(nv12, DXGI_FORMAT_R8G8_UNORM, 2), ViewPlaneSlice, Fail);
+  ResourceShape p010 = texture2D(DXGI_FORMAT_P010, 1, 1, D3D11_BIND_SHADER_RESOURCE);
+  EXPECT_PASS(validateViewPlane(p010, DXGI_FORMAT_R16G16_UNORM, 1));
+  EXPECT_REJECT(validateViewPlane(p010, DXGI_FORMAT_R16_UNORM, 1), ViewPlaneSlice, Fail);
+  // Resources that are not planar have plane 0 only (E_INVALIDARG otherwise).
+  ResourceShape rgba = texture2D(DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D11_BIND_SHADER_RESOURCE);
+  EXPECT_PASS(validateViewPlane(rgba, DXGI_FORMAT_R8G8B8A8_UNORM, 0));
+  EXPECT_REJECT(validateViewPlane(rgba, DXGI_FORMAT_R8G8B8A8_UNORM, 1), ViewPlaneSlice, Fail);
+}
+
 }  // namespace

@@ -65,6 +65,7 @@
   X(ViewStructuredBuffer,          4009, Fail)                                       \
   X(ViewDepthRange,                4010, Fail)                                       \
   X(ViewCubeRange,                 4011, Fail)                                       \
+  X(ViewPlaneSlice,                4012, Fail)                                       \
   /* state objects */                                                                 \
   X(BlendFactor,                   5001, Fail)                                       \
   X(BlendOp,                       5002, Fail)                                       \
