@@ -1,6 +1,7 @@
 #include "neptune/transport/guest_connection.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -17,6 +18,25 @@
 namespace npt::transport {
 
 namespace {
+
+// How long connect waits for the server's Welcome (each of its two reads):
+// NPT_CONNECT_TIMEOUT_MS, default 5 s. A server that accepts but never answers fails the
+// connection (and the guest's device creation) after that long instead of hanging.
+int connect_timeout_ms() {
+  char value[16] = {};
+#if defined(_WIN32)
+  if (!GetEnvironmentVariableA("NPT_CONNECT_TIMEOUT_MS", value, sizeof(value)))
+    value[0] = 0;
+#else
+  if (const char* env = std::getenv("NPT_CONNECT_TIMEOUT_MS"))
+    std::snprintf(value, sizeof(value), "%s", env);
+#endif
+  char* end = nullptr;
+  const unsigned long ms = std::strtoul(value, &end, 10);
+  if (end == value || *end || ms == 0 || ms > 600000)
+    return 5000;
+  return int(ms);
+}
 
 // Doorbells and liveness through the connection socket; replies wake us through a
 // futex on Linux, or through wake bytes on the socket where futexes cannot reach the
@@ -235,12 +255,12 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   Welcome welcome = {};
   SharedMapping mapping;
 #if defined(_WIN32)
-  // Generous: a loaded server may take seconds to accept (handshakes are read in turn).
-  if (!socket.recv_all(&welcome, kWelcomeVersion2Bytes, 20000))
+  // A loaded server may take a while to accept (handshakes are read in turn).
+  if (!socket.recv_all(&welcome, kWelcomeVersion2Bytes, connect_timeout_ms()))
     return fail(kDeviceRemoved, "no answer from the server");
 #else
   int fd = -1;
-  if (!socket.recv_with_fd(&welcome, kWelcomeVersion2Bytes, &fd, 20000))
+  if (!socket.recv_with_fd(&welcome, kWelcomeVersion2Bytes, &fd, connect_timeout_ms()))
     return fail(kDeviceRemoved, "no answer from the server");
 #endif
   auto close_memory = [&] {
@@ -260,7 +280,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
     return fail(kInvalidArg, welcome.message);
   }
   if (!socket.recv_all(reinterpret_cast<uint8_t*>(&welcome) + kWelcomeVersion2Bytes,
-                       sizeof(welcome) - kWelcomeVersion2Bytes, 20000)) {
+                       sizeof(welcome) - kWelcomeVersion2Bytes, connect_timeout_ms())) {
     close_memory();
     return fail(kDeviceRemoved, "the server's Welcome ended early (a server older than transport version 3?)");
   }
