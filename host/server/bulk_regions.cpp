@@ -31,6 +31,7 @@ npt_host_region_provider BulkRegions::provider() {
   p.create = create;
   p.share = share;
   p.mapped = mapped;
+  p.release = released;
   return p;
 }
 
@@ -129,6 +130,18 @@ int BulkRegions::share(void* self, uint32_t id, uint32_t* how, char* name, size_
   std::snprintf(name, name_size, "%s", r->name.c_str());
   *how = NPT_HOST_REGION_BY_NAME;
   return 0;
+}
+
+// An outgrown reply region: unmapped, its memfd closed, its file (if still there) removed.
+void BulkRegions::released(void* self, uint32_t id) {
+  auto* me = static_cast<BulkRegions*>(self);
+  for (auto it = me->m_regions.begin(); it != me->m_regions.end(); ++it) {
+    if (it->id == id) {
+      release(*it);
+      me->m_regions.erase(it);
+      return;
+    }
+  }
 }
 
 void BulkRegions::mapped(void* self, uint32_t id) {

@@ -44,6 +44,7 @@ private:
   static void* create(void* self, uint32_t id, uint64_t size);
   static int share(void* self, uint32_t id, uint32_t* how, char* name, size_t name_size);
   static void mapped(void* self, uint32_t id);
+  static void released(void* self, uint32_t id);
   Region* find(uint32_t id);
   static void release(Region& region);
 

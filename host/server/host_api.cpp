@@ -63,6 +63,10 @@ public:
     if (m_p.mapped)
       m_p.mapped(m_p.user, id);
   }
+  void release(uint32_t id) override {
+    if (m_p.release)
+      m_p.release(m_p.user, id);
+  }
 
 private:
   npt_host_region_provider m_p;

@@ -741,7 +741,22 @@ const uint8_t* GuestConnection::region_bytes(uint32_t ring, uint32_t region, uin
     map_region(ring, grant);
   }
   const SharedMapping& m = m_region_maps[region];
+  if (m.valid() && !m_bulk.holds(region) && ring < m_rings.size())
+    note_reply_region(ring, region);
   return bounded(m.data(), m.size());
+}
+
+void GuestConnection::note_reply_region(uint32_t ring, uint32_t region) {
+  uint32_t& current = m_rings[ring].reply_region;
+  const uint32_t outgrown = current;
+  current = region;
+  if (!outgrown || outgrown == region || !m_region_maps[outgrown].valid())
+    return;
+  // The host answers this ring's replies from `region` now and the guest read every reply
+  // from the old one already (one call at a time per ring): unmap it, then let the host free it.
+  m_region_maps[outgrown] = SharedMapping();
+  ControlRequest release = { uint32_t(ControlOp::ReleaseRegion), outgrown, 0 };
+  publish(ring, RecordKind::Control, 0, &release, sizeof(release));
 }
 
 }

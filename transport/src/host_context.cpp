@@ -124,9 +124,18 @@ uint8_t* HostContext::reply_area(uint32_t ring, uint64_t size, uint32_t* region,
     *region = current;
     return m_regions[current].base;
   }
-  // Grow geometrically so that a guest reading ever larger subresources asks rarely; the
-  // old region stays (the guest may still hold it mapped) and keeps counting.
+  // Grow geometrically so that a guest reading ever larger subresources asks rarely.
   const uint64_t doubled = current ? m_regions[current].size * 2 : 0;
+  // The outgrown region holds no reply the guest still reads: this ring's calls are answered
+  // one at a time and each reply is read before the next call. One the guest never mapped
+  // goes at once (its memory may count for the new one); one it mapped stays until the
+  // guest unmapped it and says so (ReleaseRegion), for the host must not reuse its id while
+  // the guest may still map the old memory under it.
+  const uint32_t outgrown = current;
+  if (outgrown && !m_regions[outgrown].granted) {
+    free_region(outgrown);
+    current = 0;
+  }
   Status status = kOk;
   uint32_t id = doubled > size ? add_region(doubled, &status, &text) : 0;
   if (!id)
@@ -136,9 +145,22 @@ uint8_t* HostContext::reply_area(uint32_t ring, uint64_t size, uint32_t* region,
       *why = text;
     return nullptr;
   }
+  if (current)
+    m_regions[current].retired = true;
   current = id;
   *region = id;
   return m_regions[id].base;
+}
+
+void HostContext::free_region(uint32_t id) {
+  Region& r = m_regions[id];
+  m_bulk_total -= r.size;
+  m_regions[id] = {};
+  for (uint32_t& reply_region : m_reply_regions)
+    if (reply_region == id)
+      reply_region = 0;
+  if (m_provider)
+    m_provider->release(id);
 }
 
 void HostContext::make_fatal(FatalReason reason) {
@@ -470,6 +492,16 @@ bool HostContext::control(uint32_t ring, const ControlRequest& request, uint32_t
     r.executed++;
     return true;
   }
+  if (op == ControlOp::ReleaseRegion) {
+    // Only a reply region the host replaced may go: anything else is still referenced.
+    if (aux != 0 || request.region >= m_regions.size() || !m_regions[request.region].retired) {
+      make_fatal(FatalReason::BadRecord);
+      return false;
+    }
+    free_region(request.region);
+    r.executed++;
+    return true;
+  }
   if ((op != ControlOp::AddRegion && op != ControlOp::GetRegion) || aux == 0) {
     make_fatal(FatalReason::BadRecord);
     return false;
@@ -492,6 +524,7 @@ bool HostContext::control(uint32_t ring, const ControlRequest& request, uint32_t
     why = "region " + std::to_string(request.region) + " was never created";
   }
   if (id) {
+    m_regions[id].granted = true;
     grant.region = id;
     grant.size = m_regions[id].size;
     if (!m_provider->share(id, &grant)) {

@@ -111,8 +111,26 @@ public:
     (void)id;
 #endif
   }
+  void release(uint32_t id) override {
+    for (auto it = m_regions.begin(); it != m_regions.end(); ++it) {
+      if (it->id != id)
+        continue;
+#if defined(_WIN32)
+      UnmapViewOfFile(it->base);
+      CloseHandle(it->mapping);
+#else
+      ::munmap(it->base, it->size);
+      if (!it->unlinked)
+        ::unlink(it->name.c_str());
+#endif
+      m_regions.erase(it);
+      released.push_back(id);
+      return;
+    }
+  }
   int created = 0;
   int acknowledged = 0;
+  std::vector<uint32_t> released;
 
 private:
   struct Region {
@@ -330,5 +348,92 @@ TEST(BulkRegions, HostileControlAndBulkRecordsEndOnlyTheirContext) {
     EXPECT_LE(d.commands, commands + 1) << c.name;
     EXPECT_EQ(guest.status(), kDeviceRemoved) << c.name;
     EXPECT_EQ(guest.add_bulk_region(1, 4096, &error), kDeviceRemoved) << c.name;
+  }
+}
+
+namespace {
+
+// Answers a command {u64 bytes} with a reply area of that size on the command's ring,
+// filled with a pattern, and {region, 0}.
+class ReplyAreaDispatcher final : public Dispatcher {
+public:
+  bool dispatch(uint32_t ring, const uint8_t* span, size_t size, Reply* reply) override {
+    uint64_t bytes = 0;
+    if (size != sizeof(bytes) || !reply)
+      return false;
+    std::memcpy(&bytes, span, sizeof(bytes));
+    uint32_t region = 0;
+    uint8_t* area = host->reply_area(ring, bytes, &region);
+    if (!area) {
+      reply->set_status(kOutOfMemory);
+      return true;
+    }
+    fill_pattern(area, size_t(bytes), bytes);
+    const uint32_t out[2] = { region, 0 };
+    return reply->write(out, sizeof(out));
+  }
+  HostContext* host = nullptr;
+};
+
+// A readback of `bytes` on ring: the region it came in, its bytes checked through the
+// guest's mapping (0 when refused or wrong).
+uint32_t read_back(GuestConnection& guest, uint32_t ring, uint64_t bytes) {
+  uint32_t out[2] = {};
+  size_t n = 0;
+  if (guest.call(ring, &bytes, sizeof(bytes), out, sizeof(out), &n) != kOk || n != sizeof(out))
+    return 0;
+  const uint8_t* seen = guest.region_bytes(ring, out[0], 0, bytes);
+  return seen && check_pattern(seen, size_t(bytes), bytes) ? out[0] : 0;
+}
+
+}
+
+TEST(BulkRegions, OutgrownReplyRegionsAreFreedAndNoLongerCount) {
+  ReplyAreaDispatcher d;
+  NamedRegions regions;
+  const Geometry g = small_bulk_geometry(2);   // two rings: each has reply regions of its own
+  const uint64_t limit = g.bulk_size + (1280u << 10);
+  InProcessHost host(g, &d, limits_of(limit));
+  d.host = &host.host();
+  host.add_regions_through(&regions);
+  GuestConnection& guest = host.guest();
+  host.start();
+
+  const uint32_t small = read_back(guest, 1, 100000);
+  ASSERT_NE(small, 0u);
+  const uint32_t large = read_back(guest, 1, 600 * 1024);
+  ASSERT_NE(large, 0u);
+  EXPECT_NE(large, small) << "a larger reply gets a larger region";
+  ASSERT_EQ(guest.finish(1), kOk);   // the guest's release of the outgrown one has executed
+  EXPECT_EQ(regions.released, std::vector<uint32_t>{ small }) << "the outgrown region is freed";
+  EXPECT_EQ(host.host().bulk_total(), g.bulk_size + 600 * 1024) << "and no longer counts";
+
+  // Room that exists only because the outgrown region went: 256 KiB + 600 KiB + 400 KiB
+  // fits the limit of 256 KiB + 1280 KiB; with the old 100 KB region it would not.
+  const uint32_t other = read_back(guest, 0, 400 * 1024);
+  ASSERT_NE(other, 0u) << "within the limit once the outgrown region is freed";
+  EXPECT_EQ(other, small) << "its id is used again, and the guest maps the new memory under it";
+  EXPECT_EQ(read_back(guest, 1, 500 * 1024), large) << "a smaller reply reuses the ring's region";
+  EXPECT_EQ(host.host().fatal(), FatalReason::None);
+}
+
+TEST(BulkRegions, ReleasingARegionInUseEndsTheContext) {
+  // Region 0, a ring's current reply region and a region that does not exist are not
+  // outgrown reply regions: a guest that releases one is hostile.
+  enum Case { kRegionZero, kCurrent, kMissing };
+  for (Case c : { kRegionZero, kCurrent, kMissing }) {
+    ReplyAreaDispatcher d;
+    NamedRegions regions;
+    InProcessHost victim(small_bulk_geometry(2), &d, limits_of(4u << 20));
+    d.host = &victim.host();
+    victim.add_regions_through(&regions);
+    uint32_t current = 0;
+    ASSERT_NE(victim.host().reply_area(1, 100000, &current), nullptr);
+    const uint32_t region = c == kRegionZero ? 0u : c == kCurrent ? current : 40u;
+    ControlRequest release = { uint32_t(ControlOp::ReleaseRegion), region, 0 };
+    write_raw(victim, 0, { make_size_kind(RecordKind::Control, sizeof(release)), 0 }, &release, sizeof(release));
+    victim.host().process();
+    EXPECT_EQ(victim.host().fatal(), FatalReason::BadRecord) << "case " << int(c);
+    EXPECT_TRUE(regions.released.empty());
   }
 }

@@ -98,6 +98,10 @@ typedef struct npt_host_region_provider {
   int (*share)(void* user, uint32_t id, uint32_t* share, char* name, size_t name_size);
   /* The guest mapped region id: a file behind it may be removed now. May be NULL. */
   void (*mapped)(void* user, uint32_t id);
+  /* Region id is no longer used (an outgrown reply region the guest let go of): free its
+   * memory; the id may be created again. May be NULL (the memory then stays until the
+   * provider goes, but no longer counts against the limit). */
+  void (*release)(void* user, uint32_t id);
 } npt_host_region_provider;
 /* Call after npt_host_context_attach_memory; the provider is copied. */
 int npt_host_context_set_region_provider(npt_host_context* context, const npt_host_region_provider* provider);

@@ -37,6 +37,8 @@ public:
   // The largest single allocation any region could ever hold.
   uint64_t largest_region() const;
   uint32_t region_count() const;
+  // Whether region id is one of this allocator's (not a region the host made for replies).
+  bool holds(uint32_t id) const { return id < kMaxBulkRegions && m_bases[id] != nullptr; }
 
 private:
   struct Region {

@@ -127,13 +127,16 @@ public:
   // Makes sure some region could hold size bytes, growing when none can.
   Status reserve_bulk_capacity(uint32_t ring, uint64_t size, std::string* error = nullptr);
   // Bytes [offset, offset + size) of a region (one the host created for replies is mapped
-  // on first use), bounded by the region's size; null when outside or unavailable.
+  // on first use), bounded by the region's size; null when outside or unavailable. When a
+  // reply on `ring` names a new reply region, the one before it (outgrown: the host
+  // replaced it) is unmapped and released to the host, which frees it.
   const uint8_t* region_bytes(uint32_t ring, uint32_t region, uint64_t offset, uint64_t size);
 
 private:
   struct Ring {
     RingWriter writer;
     std::deque<std::pair<uint64_t, BulkRef>> in_flight_bulk;
+    uint32_t reply_region = 0;   // the host's reply region of this ring the guest maps, 0 for none
   };
 
   GuestConnection() = default;
@@ -145,6 +148,9 @@ private:
   Status control_call(uint32_t ring, const ControlRequest& request, RegionGrant* grant, Status* answer);
   // Maps a granted region (m_region_mutex held); the base, or null.
   uint8_t* map_region(uint32_t ring, const RegionGrant& grant);
+  // A reply on ring named host-made region `region` (m_region_mutex held): releases the
+  // ring's previous reply region when this one replaced it.
+  void note_reply_region(uint32_t ring, uint32_t region);
   Status pause_for_host(uint32_t round);
   // Waits for the host's progress on ring (space, execution): spins first, then sleeps on
   // the ring's progress word with its progress_waiting flag set, so that the host's next

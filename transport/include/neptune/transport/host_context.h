@@ -59,6 +59,9 @@ public:
   virtual bool share(uint32_t id, RegionGrant* grant) = 0;
   // The guest acknowledged its mapping: a file behind the region may be removed.
   virtual void mapped(uint32_t id) = 0;
+  // Nobody uses region id any more (an outgrown reply region the guest let go of): its
+  // memory may go. The id may be created again later.
+  virtual void release(uint32_t id) { (void)id; }
 };
 
 class HostContext {
@@ -107,6 +110,8 @@ public:
   FatalReason fatal() const { return m_fatal; }
   const Geometry& geometry() const { return m_geometry; }
   uint64_t executed(uint32_t ring) const { return m_rings[ring].executed; }
+  // Bytes of region 0 and every added region: what counts against the bulk limit.
+  uint64_t bulk_total() const { return m_bulk_total; }
 
 private:
   struct RingState {
@@ -127,6 +132,8 @@ private:
     uint8_t* base = nullptr;
     uint64_t size = 0;
     bool added = false;   // created through the provider after connect (counts against the limit)
+    bool granted = false; // the guest was told how to map it (AddRegion, GetRegion)
+    bool retired = false; // an outgrown reply region the guest still maps (ReleaseRegion frees it)
   };
 
   size_t run_ring(uint32_t index, size_t budget);
@@ -137,6 +144,8 @@ private:
   bool control(uint32_t ring, const ControlRequest& request, uint32_t aux);
   // Creates region memory through the provider within the bulk limit; 0 and *why on refusal.
   uint32_t add_region(uint64_t size, Status* status, std::string* why);
+  // Frees an added region through the provider; it no longer counts against the limit.
+  void free_region(uint32_t id);
   ReplySlotHeader* reply_slot_header(uint32_t slot) const;
   void complete_reply(uint32_t slot, const Reply& reply);
   bool refresh_head(RingState& ring);

@@ -113,6 +113,9 @@ enum class ControlOp : uint32_t {
   AddRegion    = 1, // size: bytes wanted; answer: RegionGrant of a new region for the guest's allocator
   GetRegion    = 2, // region: a region the host created for replies; answer: its RegionGrant
   RegionMapped = 3, // region: the guest mapped it (no answer); a file behind it may be removed now
+  // region: a reply region the host replaced by a larger one, which the guest unmapped (no
+  // answer); the host frees it and it no longer counts against the bulk limit.
+  ReleaseRegion = 4,
 };
 struct ControlRequest {
   uint32_t op;
