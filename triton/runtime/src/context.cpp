@@ -214,7 +214,8 @@ void DdiContext::setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassIn
     entries.setShader(handle(), s.shaderHandle);
 }
 
-void DdiContext::setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) {
+void DdiContext::setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers,
+                                    const UINT* first, const UINT* num) {
   StageState& s = state_.stages[stage];
   count = clampCount(start, count, s.constantBuffers.size());
   if (!count)
@@ -224,9 +225,12 @@ void DdiContext::setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11B
   for (UINT i = 0; i < count; ++i) {
     ID3D11Buffer* b = buffers ? buffers[i] : nullptr;
     s.constantBuffers[start + i].set<Buffer>(b);
+    s.ranged[start + i] = first != nullptr;
+    s.firstConstant[start + i] = first ? first[i] : 0;
+    s.numConstants[start + i] = num ? num[i] : 0;
     handles[i] = handleOf<Buffer, ddi::D3D10DDI_HRESOURCE>(b);
   }
-  entriesFor(ddi(), stage).setConstantBuffers(handle(), start, count, handles, nullptr, nullptr);
+  entriesFor(ddi(), stage).setConstantBuffers(handle(), start, count, handles, first, num);
 }
 
 void DdiContext::setShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView* const* views) {
@@ -277,8 +281,21 @@ void DdiContext::getShader(Stage stage, ID3D11DeviceChild** shader, ID3D11ClassI
   *count = UINT(s.classInstances.size());
 }
 
-void DdiContext::getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** out) {
-  getRange(state_.stages[stage].constantBuffers, start, count, out);
+void DdiContext::getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** out, UINT* first,
+                                    UINT* num) {
+  const StageState& s = state_.stages[stage];
+  getRange(s.constantBuffers, start, count, out);
+  // A buffer bound without a range reports the 4096 constants a shader sees, from 0.
+  for (UINT i = 0; i < count; ++i) {
+    const UINT slot = start + i;
+    UINT f = 0, n = 0;
+    if (slot < s.constantBuffers.size() && s.constantBuffers[slot].iface) {
+      f = s.ranged[slot] ? s.firstConstant[slot] : 0;
+      n = s.ranged[slot] ? s.numConstants[slot] : D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT;
+    }
+    if (first) first[i] = f;
+    if (num) num[i] = n;
+  }
 }
 void DdiContext::getShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView** out) {
   getRange(state_.stages[stage].views, start, count, out);
@@ -667,12 +684,23 @@ void DdiContext::RSGetScissorRects(UINT* count, D3D11_RECT* out) {
 
 void DdiContext::CopySubresourceRegion(ID3D11Resource* dst, UINT dstSub, UINT x, UINT y, UINT z,
                                              ID3D11Resource* src, UINT srcSub, const D3D11_BOX* box) {
-  if (!dst || !src)
+  CopySubresourceRegion1(dst, dstSub, x, y, z, src, srcSub, box, 0);
+}
+
+// The API's copy flags are the DDI's (D3D11_1DDI_COPY_NO_OVERWRITE, _DISCARD); any other
+// bit makes the runtime drop the call.
+constexpr UINT kCopyFlags = D3D11_COPY_NO_OVERWRITE | D3D11_COPY_DISCARD;
+static_assert(UINT(D3D11_COPY_NO_OVERWRITE) == UINT(ddi::D3D11_1DDI_COPY_NO_OVERWRITE) &&
+              UINT(D3D11_COPY_DISCARD) == UINT(ddi::D3D11_1DDI_COPY_DISCARD));
+
+void DdiContext::CopySubresourceRegion1(ID3D11Resource* dst, UINT dstSub, UINT x, UINT y, UINT z,
+                                        ID3D11Resource* src, UINT srcSub, const D3D11_BOX* box, UINT flags) {
+  if (!dst || !src || (flags & ~kCopyFlags))
     return;
   Lock guard(this->lock());
   const ddi::D3D10_DDI_BOX ddiBoxValue = box ? ddiBox(*box) : ddi::D3D10_DDI_BOX{};
   ddi().pfnResourceCopyRegion(handle(), resourceHandle(dst), dstSub, x, y, z, resourceHandle(src),
-                                        srcSub, box ? &ddiBoxValue : nullptr, 0);
+                                        srcSub, box ? &ddiBoxValue : nullptr, flags);
 }
 
 void DdiContext::CopyResource(ID3D11Resource* dst, ID3D11Resource* src) {
@@ -684,8 +712,13 @@ void DdiContext::CopyResource(ID3D11Resource* dst, ID3D11Resource* src) {
 
 void DdiContext::UpdateSubresource(ID3D11Resource* dst, UINT sub, const D3D11_BOX* box, const void* data,
                                          UINT rowPitch, UINT depthPitch) {
+  UpdateSubresource1(dst, sub, box, data, rowPitch, depthPitch, 0);
+}
+
+void DdiContext::UpdateSubresource1(ID3D11Resource* dst, UINT sub, const D3D11_BOX* box, const void* data,
+                                    UINT rowPitch, UINT depthPitch, UINT flags) {
   const ResourceRef r = resourceRef(dst);
-  if (!r.info || !data)
+  if (!r.info || !data || (flags & ~kCopyFlags))
     return;
   if (box && (box->left >= box->right || box->top >= box->bottom || box->front >= box->back))
     return;   // an empty box updates nothing (the runtime drops the call)
@@ -694,10 +727,63 @@ void DdiContext::UpdateSubresource(ID3D11Resource* dst, UINT sub, const D3D11_BO
   // A whole DEFAULT constant buffer goes through its own entry, as the runtime sends it.
   if (!box && r.info->type == D3D11_RESOURCE_DIMENSION_BUFFER && (r.info->bindFlags & D3D11_BIND_CONSTANT_BUFFER))
     ddi().pfnDefaultConstantBufferUpdateSubresourceUP(handle(), r.handle, sub, nullptr, data,
-                                                                 rowPitch, depthPitch, 0);
+                                                                 rowPitch, depthPitch, flags);
   else
     ddi().pfnResourceUpdateSubresourceUP(handle(), r.handle, sub, box ? &ddiBoxValue : nullptr, data,
-                                                   rowPitch, depthPitch, 0);
+                                                   rowPitch, depthPitch, flags);
+}
+
+namespace {
+
+// A view's DDI handle type and handle value (pfnDiscard, pfnClearView).
+bool ddiView(ID3D11View* view, ddi::D3D11DDI_HANDLETYPE* type, void** handle) {
+  if (auto* v = dynamic_cast<RenderTargetView*>(view)) {
+    *type = ddi::D3D10DDI_HT_RENDERTARGETVIEW;
+    *handle = v->handle.pDrvPrivate;
+  } else if (auto* v = dynamic_cast<UnorderedAccessView*>(view)) {
+    *type = ddi::D3D11DDI_HT_UNORDEREDACCESSVIEW;
+    *handle = v->handle.pDrvPrivate;
+  } else if (auto* v = dynamic_cast<ShaderResourceView*>(view)) {
+    *type = ddi::D3D10DDI_HT_SHADERRESOURCEVIEW;
+    *handle = v->handle.pDrvPrivate;
+  } else if (auto* v = dynamic_cast<DepthStencilView*>(view)) {
+    *type = ddi::D3D10DDI_HT_DEPTHSTENCILVIEW;
+    *handle = v->handle.pDrvPrivate;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void DdiContext::DiscardResource(ID3D11Resource* resource) {
+  const ResourceRef r = resourceRef(resource);
+  if (!r.info)
+    return;
+  Lock guard(this->lock());
+  ddi().pfnDiscard(handle(), ddi::D3D10DDI_HT_RESOURCE, r.handle.pDrvPrivate, nullptr, 0);
+}
+
+void DdiContext::DiscardView1(ID3D11View* view, const D3D11_RECT* rects, UINT numRects) {
+  ddi::D3D11DDI_HANDLETYPE type{};
+  void* h = nullptr;
+  if (!ddiView(view, &type, &h))
+    return;
+  Lock guard(this->lock());
+  ddi().pfnDiscard(handle(), type, h, rects, rects ? numRects : 0);
+}
+
+// ClearView takes render-target and unordered-access views (video processor output views
+// come from a video device this runtime does not offer); the runtime drops any other.
+void DdiContext::ClearView(ID3D11View* view, const FLOAT color[4], const D3D11_RECT* rects, UINT numRects) {
+  ddi::D3D11DDI_HANDLETYPE type{};
+  void* h = nullptr;
+  if (!color || !ddiView(view, &type, &h) ||
+      (type != ddi::D3D10DDI_HT_RENDERTARGETVIEW && type != ddi::D3D11DDI_HT_UNORDEREDACCESSVIEW))
+    return;
+  Lock guard(this->lock());
+  ddi().pfnClearView(handle(), type, h, color, rects, rects ? numRects : 0);
 }
 
 void DdiContext::CopyStructureCount(ID3D11Buffer* dst, UINT offset, ID3D11UnorderedAccessView* src) {
@@ -770,6 +856,30 @@ void DdiContext::ResolveSubresource(ID3D11Resource* dst, UINT dstSub, ID3D11Reso
                                                 srcSub, format);
 }
 
+// ContextBase's D3D11.1 members ---------------------------------------------------------------------
+
+// The runtime drops a call whose ranges are half given, exceed the 4096 constants a
+// shader sees or are not in 16-constant units.
+void ContextBase::setConstantBuffers1(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers,
+                                      const UINT* first, const UINT* num) {
+  if (!first != !num)
+    return;
+  for (UINT i = 0; first && i < count; ++i)
+    if (num[i] > D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT || first[i] % 16 || num[i] % 16)
+      return;
+  setConstantBuffers(stage, start, count, buffers, first, num);
+}
+
+void ContextBase::ClearView(ID3D11View*, const FLOAT[4], const D3D11_RECT*, UINT) {
+  notImplemented("ClearView on an emulated deferred context");
+}
+
+void ContextBase::SwapDeviceContextState(ID3DDeviceContextState*, ID3DDeviceContextState** previous) {
+  notImplemented("SwapDeviceContextState");
+  if (previous)
+    *previous = nullptr;
+}
+
 // State as a whole ---------------------------------------------------------------------------------
 
 void DdiContext::applyState() {
@@ -779,6 +889,13 @@ void DdiContext::applyState() {
     StageState& st = s.stages[stage];
     std::vector<ID3D11Buffer*> cbs;
     for (auto& slot : st.constantBuffers) cbs.push_back(slot.iface);
+    // Ranges go back as they were bound; slots bound without one as whole buffers.
+    const bool ranged = std::find(st.ranged.begin(), st.ranged.end(), true) != st.ranged.end();
+    std::vector<UINT> firsts(cbs.size()), nums(cbs.size());
+    for (size_t i = 0; ranged && i < cbs.size(); ++i) {
+      firsts[i] = st.ranged[i] ? st.firstConstant[i] : 0;
+      nums[i] = st.ranged[i] ? st.numConstants[i] : D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT;
+    }
     std::vector<ID3D11ShaderResourceView*> views;
     for (auto& slot : st.views) views.push_back(slot.iface);
     std::vector<ID3D11SamplerState*> samplers;
@@ -786,7 +903,8 @@ void DdiContext::applyState() {
     std::vector<ID3D11ClassInstance*> instances;
     for (auto& slot : st.classInstances) instances.push_back(slot.iface);
     setShader(Stage(stage), st.shader.iface, instances.data(), UINT(instances.size()));
-    setConstantBuffers(Stage(stage), 0, UINT(cbs.size()), cbs.data());
+    setConstantBuffers(Stage(stage), 0, UINT(cbs.size()), cbs.data(), ranged ? firsts.data() : nullptr,
+                       ranged ? nums.data() : nullptr);
     setShaderResources(Stage(stage), 0, UINT(views.size()), views.data());
     setSamplers(Stage(stage), 0, UINT(samplers.size()), samplers.data());
   }

@@ -37,6 +37,9 @@ struct StageState {
   ddi::D3D10DDI_HSHADER shaderHandle{};
   std::vector<Slot<ID3D11ClassInstance>> classInstances;   // one per interface slot bound
   std::array<Slot<ID3D11Buffer>, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> constantBuffers;
+  // The D3D11.1 range of each constant-buffer slot bound with one (first constant, count).
+  std::array<bool, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> ranged{};
+  std::array<UINT, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> firstConstant{}, numConstants{};
   std::array<Slot<ID3D11ShaderResourceView>, D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT> views;
   std::array<Slot<ID3D11SamplerState>, D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT> samplers;
 };
@@ -69,16 +72,22 @@ struct PipelineState {
 };
 
 // What the per-stage methods of both contexts share.
-class ContextBase : public Child<ID3D11DeviceContext> {
+// ID3D11DeviceContext1's members that are not a stage's have defaults for a context that
+// cannot pass them on (the runtime's emulated deferred context): the copy/update flags
+// are hints and promises the copy keeps without them, a discard may keep the contents.
+class ContextBase : public Child<ID3D11DeviceContext1> {
 public:
   ContextBase(Device* device, bool holdsDevice) : Child(device, holdsDevice) {}
 
   virtual void setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const* instances, UINT count) = 0;
-  virtual void setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) = 0;
+  // first/num: the D3D11.1 ranges in constants (both null: whole buffers).
+  virtual void setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers,
+                                  const UINT* first = nullptr, const UINT* num = nullptr) = 0;
   virtual void setShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView* const* views) = 0;
   virtual void setSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState* const* samplers) = 0;
   virtual void getShader(Stage stage, ID3D11DeviceChild** shader, ID3D11ClassInstance** instances, UINT* count) = 0;
-  virtual void getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** buffers) = 0;
+  virtual void getConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer** buffers, UINT* first = nullptr,
+                                  UINT* num = nullptr) = 0;
   virtual void getShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView** views) = 0;
   virtual void getSamplers(Stage stage, UINT start, UINT count, ID3D11SamplerState** samplers) = 0;
 
@@ -111,6 +120,14 @@ public:
   }                                                                                                                  \
   void STDMETHODCALLTYPE P##GetSamplers(UINT start, UINT n, ID3D11SamplerState** s) override {                       \
     getSamplers(S, start, n, s);                                                                                     \
+  }                                                                                                                  \
+  void STDMETHODCALLTYPE P##SetConstantBuffers1(UINT start, UINT n, ID3D11Buffer* const* b, const UINT* first,       \
+                                                const UINT* num) override {                                          \
+    setConstantBuffers1(S, start, n, b, first, num);                                                                 \
+  }                                                                                                                  \
+  void STDMETHODCALLTYPE P##GetConstantBuffers1(UINT start, UINT n, ID3D11Buffer** b, UINT* first, UINT* num)        \
+      override {                                                                                                     \
+    getConstantBuffers(S, start, n, b, first, num);                                                                  \
   }
   TRITON_STAGE_METHODS(VS, VS, ID3D11VertexShader)
   TRITON_STAGE_METHODS(HS, HS, ID3D11HullShader)
@@ -119,6 +136,32 @@ public:
   TRITON_STAGE_METHODS(PS, PS, ID3D11PixelShader)
   TRITON_STAGE_METHODS(CS, CS, ID3D11ComputeShader)
 #undef TRITON_STAGE_METHODS
+
+  void STDMETHODCALLTYPE CopySubresourceRegion1(ID3D11Resource* dst, UINT dstSub, UINT x, UINT y, UINT z,
+                                                ID3D11Resource* src, UINT srcSub, const D3D11_BOX* box,
+                                                UINT) override {
+    CopySubresourceRegion(dst, dstSub, x, y, z, src, srcSub, box);
+  }
+  void STDMETHODCALLTYPE UpdateSubresource1(ID3D11Resource* dst, UINT sub, const D3D11_BOX* box, const void* data,
+                                            UINT rowPitch, UINT depthPitch, UINT) override {
+    UpdateSubresource(dst, sub, box, data, rowPitch, depthPitch);
+  }
+  void STDMETHODCALLTYPE DiscardResource(ID3D11Resource*) override {}
+  void STDMETHODCALLTYPE DiscardView(ID3D11View* view) override { DiscardView1(view, nullptr, 0); }
+  void STDMETHODCALLTYPE DiscardView1(ID3D11View*, const D3D11_RECT*, UINT) override {}
+  void STDMETHODCALLTYPE ClearView(ID3D11View*, const FLOAT[4], const D3D11_RECT*, UINT) override;
+  // Device context states (D3D10/D3D11 interoperation) are not implemented.
+  void STDMETHODCALLTYPE SwapDeviceContextState(ID3DDeviceContextState*, ID3DDeviceContextState** previous) override;
+
+protected:
+  bool implements(REFIID riid) const override {
+    return riid == __uuidof(ID3D11DeviceContext) || riid == __uuidof(ID3D11DeviceContext1);
+  }
+
+private:
+  // *SetConstantBuffers1: the API's rules on ranges, then setConstantBuffers.
+  void setConstantBuffers1(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers, const UINT* first,
+                           const UINT* num);
 };
 
 // A context the driver implements: the immediate context (the device's handle and
@@ -142,11 +185,11 @@ public:
   ULONG STDMETHODCALLTYPE Release() override { return deferred_ ? releasePublic() : device()->Release(); }
 
   void setShader(Stage, ID3D11DeviceChild*, ID3D11ClassInstance* const*, UINT) override;
-  void setConstantBuffers(Stage, UINT, UINT, ID3D11Buffer* const*) override;
+  void setConstantBuffers(Stage, UINT, UINT, ID3D11Buffer* const*, const UINT*, const UINT*) override;
   void setShaderResources(Stage, UINT, UINT, ID3D11ShaderResourceView* const*) override;
   void setSamplers(Stage, UINT, UINT, ID3D11SamplerState* const*) override;
   void getShader(Stage, ID3D11DeviceChild**, ID3D11ClassInstance**, UINT*) override;
-  void getConstantBuffers(Stage, UINT, UINT, ID3D11Buffer**) override;
+  void getConstantBuffers(Stage, UINT, UINT, ID3D11Buffer**, UINT*, UINT*) override;
   void getShaderResources(Stage, UINT, UINT, ID3D11ShaderResourceView**) override;
   void getSamplers(Stage, UINT, UINT, ID3D11SamplerState**) override;
 
@@ -218,6 +261,15 @@ public:
   }
   UINT STDMETHODCALLTYPE GetContextFlags() override { return 0; }
   HRESULT STDMETHODCALLTYPE FinishCommandList(BOOL, ID3D11CommandList**) override;
+
+  // ID3D11DeviceContext1 through the D3D11.1 DDI entries.
+  void STDMETHODCALLTYPE CopySubresourceRegion1(ID3D11Resource*, UINT, UINT, UINT, UINT, ID3D11Resource*, UINT,
+                                                const D3D11_BOX*, UINT) override;
+  void STDMETHODCALLTYPE UpdateSubresource1(ID3D11Resource*, UINT, const D3D11_BOX*, const void*, UINT, UINT,
+                                            UINT) override;
+  void STDMETHODCALLTYPE DiscardResource(ID3D11Resource*) override;
+  void STDMETHODCALLTYPE DiscardView1(ID3D11View*, const D3D11_RECT*, UINT) override;
+  void STDMETHODCALLTYPE ClearView(ID3D11View*, const FLOAT[4], const D3D11_RECT*, UINT) override;
 
 private:
   DdiContext(Device* device, std::unique_ptr<harness::DeferredContext> driverContext);

@@ -62,9 +62,12 @@ public:
     auto i = keepArray(instances, count);
     record([=](DdiContext& c) { c.setShader(stage, s.get(), i.data(), count); });
   }
-  void setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers) override {
+  void setConstantBuffers(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers, const UINT* first,
+                          const UINT* num) override {
     auto b = keepArray(buffers, count);
-    record([=](DdiContext& c) { c.setConstantBuffers(stage, start, count, b.data()); });
+    auto f = copyArray(first, count);
+    auto n = copyArray(num, count);
+    record([=](DdiContext& c) { c.setConstantBuffers(stage, start, count, b.data(), dataOf(f), dataOf(n)); });
   }
   void setShaderResources(Stage stage, UINT start, UINT count, ID3D11ShaderResourceView* const* views) override {
     auto v = keepArray(views, count);
@@ -85,7 +88,7 @@ public:
     notImplemented("deferred context getters");
     for (UINT i = 0; out && i < count; ++i) out[i] = nullptr;
   }
-  void getConstantBuffers(Stage, UINT, UINT count, ID3D11Buffer** out) override { nulls(out, count); }
+  void getConstantBuffers(Stage, UINT, UINT count, ID3D11Buffer** out, UINT*, UINT*) override { nulls(out, count); }
   void getShaderResources(Stage, UINT, UINT count, ID3D11ShaderResourceView** out) override { nulls(out, count); }
   void getSamplers(Stage, UINT, UINT count, ID3D11SamplerState** out) override { nulls(out, count); }
 
@@ -266,6 +269,24 @@ public:
     auto d = keep(dst);
     auto s = keep(src);
     record([=](DdiContext& c) { c.CopyStructureCount(d.get(), offset, s.get()); });
+  }
+  // D3D11.1: ClearView and discards are recorded; the copy/update flags are dropped
+  // (ContextBase: hints the copies keep without them).
+  void STDMETHODCALLTYPE ClearView(ID3D11View* view, const FLOAT color[4], const D3D11_RECT* rects,
+                                   UINT numRects) override {
+    auto v = keep(view);
+    auto k = copyArray(color, 4);
+    auto r = copyArray(rects, numRects);
+    record([=](DdiContext& c) { c.ClearView(v.get(), dataOf(k), dataOf(r), numRects); });
+  }
+  void STDMETHODCALLTYPE DiscardResource(ID3D11Resource* resource) override {
+    auto r = keep(resource);
+    record([=](DdiContext& c) { c.DiscardResource(r.get()); });
+  }
+  void STDMETHODCALLTYPE DiscardView1(ID3D11View* view, const D3D11_RECT* rects, UINT numRects) override {
+    auto v = keep(view);
+    auto r = copyArray(rects, numRects);
+    record([=](DdiContext& c) { c.DiscardView1(v.get(), dataOf(r), numRects); });
   }
   void STDMETHODCALLTYPE ClearRenderTargetView(ID3D11RenderTargetView* view, const FLOAT color[4]) override {
     auto v = keep(view);

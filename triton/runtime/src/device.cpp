@@ -12,6 +12,7 @@
 #include <string>
 
 #include "context.h"
+#include "format_support.h"
 #include "formats.h"
 
 namespace triton::runtime {
@@ -210,12 +211,34 @@ ULONG Device::Release() {
   return refs;
 }
 
+namespace {
+// Answered by the runtime's devices only: the object itself (no reference taken).
+// {5f0e0c63-7a2b-4f39-9a51-3c1f2d9e8b10}
+constexpr GUID kRuntimeDeviceIid = {0x5f0e0c63, 0x7a2b, 0x4f39, {0x9a, 0x51, 0x3c, 0x1f, 0x2d, 0x9e, 0x8b, 0x10}};
+}  // namespace
+
+Device* Device::fromApi(IUnknown* device) {
+  void* self = nullptr;
+  if (!device || FAILED(device->QueryInterface(kRuntimeDeviceIid, &self)))
+    return nullptr;
+  return static_cast<Device*>(self);
+}
+
 HRESULT Device::QueryInterface(REFIID riid, void** out) {
   if (!out)
     return E_POINTER;
   *out = nullptr;
-  if (riid == __uuidof(IUnknown) || riid == __uuidof(ID3D11Device)) {
-    *out = static_cast<ID3D11Device*>(this);
+  if (riid == kRuntimeDeviceIid) {
+    *out = this;
+    return S_OK;
+  }
+  if (riid == __uuidof(IDXGIObject) || riid == __uuidof(IDXGIDevice) || riid == __uuidof(IDXGIDevice1)) {
+    *out = static_cast<IDXGIDevice1*>(&dxgi_);
+    AddRef();
+    return S_OK;
+  }
+  if (riid == __uuidof(IUnknown) || riid == __uuidof(ID3D11Device) || riid == __uuidof(ID3D11Device1)) {
+    *out = static_cast<ID3D11Device1*>(this);
     AddRef();
     return S_OK;
   }
@@ -246,6 +269,42 @@ void Device::GetImmediateContext(ID3D11DeviceContext** out) {
     return;
   AddRef();
   *out = immediate_.get();
+}
+
+void Device::GetImmediateContext1(ID3D11DeviceContext1** out) {
+  if (!out)
+    return;
+  AddRef();
+  *out = immediate_.get();
+}
+
+HRESULT Device::CreateDeferredContext1(UINT flags, ID3D11DeviceContext1** out) {
+  ID3D11DeviceContext* context = nullptr;
+  const HRESULT hr = CreateDeferredContext(flags, out ? &context : nullptr);
+  if (out)
+    *out = static_cast<ID3D11DeviceContext1*>(context);   // every context of this runtime is one
+  return hr;
+}
+
+// Device context states switch a context between D3D10 and D3D11 semantics; this runtime
+// has only D3D11 devices. Shared resources need the kernel side the runtime lacks.
+HRESULT Device::CreateDeviceContextState(UINT, const D3D_FEATURE_LEVEL*, UINT, UINT, REFIID, D3D_FEATURE_LEVEL*,
+                                         ID3DDeviceContextState** out) {
+  notImplemented("CreateDeviceContextState");
+  if (out) *out = nullptr;
+  return E_NOTIMPL;
+}
+
+HRESULT Device::OpenSharedResource1(HANDLE, REFIID, void** out) {
+  notImplemented("OpenSharedResource1");
+  if (out) *out = nullptr;
+  return E_NOTIMPL;
+}
+
+HRESULT Device::OpenSharedResourceByName(LPCWSTR, DWORD, REFIID, void** out) {
+  notImplemented("OpenSharedResourceByName");
+  if (out) *out = nullptr;
+  return E_NOTIMPL;
 }
 
 HRESULT Device::CreateDeferredContext(UINT flags, ID3D11DeviceContext** out) {
@@ -371,12 +430,29 @@ ResourceRef resourceRef(ID3D11Resource* resource) {
 
 // Capability checks ----------------------------------------------------------------------------
 
-HRESULT Device::CheckFormatSupport(DXGI_FORMAT, UINT* out) {
-  // The DDI reports only the optional capabilities; the runtime's required-support
-  // tables are not reproduced here.
-  notImplemented("CheckFormatSupport");
-  if (out) *out = 0;
-  return E_NOTIMPL;
+// The driver's optional capabilities of `format` (pfnCheckFormatSupport), or
+// D3D10_DDI_FORMAT_SUPPORT_NOT_SUPPORTED for a format the runtime itself refuses.
+UINT Device::driverFormatCaps(DXGI_FORMAT format) {
+  if (!formatKnownAtLevel(format, featureLevel_))
+    return ddi::D3D10_DDI_FORMAT_SUPPORT_NOT_SUPPORTED;
+  UINT caps = ddi::D3D10_DDI_FORMAT_SUPPORT_NOT_SUPPORTED;
+  Lock lock(lock_);
+  ddi().pfnCheckFormatSupport(handle(), format, &caps);
+  return caps;
+}
+
+// The driver's optional capabilities plus the runtime's requirements for the level
+// (format_support.h); a format the driver does not support at all is E_FAIL, as on Windows.
+HRESULT Device::CheckFormatSupport(DXGI_FORMAT format, UINT* out) {
+  if (!out)
+    return E_INVALIDARG;
+  const UINT caps = driverFormatCaps(format);
+  if (caps & ddi::D3D10_DDI_FORMAT_SUPPORT_NOT_SUPPORTED) {
+    *out = 0;
+    return E_FAIL;
+  }
+  *out = apiOptionalFormatSupport(caps, featureLevel_) | requiredFormatSupport(format, featureLevel_, caps);
+  return S_OK;
 }
 
 HRESULT Device::CheckMultisampleQualityLevels(DXGI_FORMAT format, UINT samples, UINT* out) {
@@ -409,10 +485,12 @@ HRESULT fill(void* out, UINT size, const Data& value) {
 }  // namespace
 
 // The features the driver's GetCaps describes are answered from it, the D3D9-era ones
-// from the feature level (every level the runtime creates is 10_0 or above). Format
-// support (FORMAT_SUPPORT, FORMAT_SUPPORT2) and D3D11_OPTIONS combine the driver's
-// optional caps with Microsoft's per-level requirement tables and DDI-version rules,
-// which are not reproduced: E_NOTIMPL.
+// from the feature level (every level the runtime creates is 10_0 or above), format
+// support from pfnCheckFormatSupport plus the runtime's requirements
+// (format_support.h), D3D11_OPTIONS from GetCaps(D3D11_OPTIONS) plus what the D3D11.1
+// DDI itself guarantees. The features of later runtimes whose caps belong to later DDIs
+// (WDDM 1.3: tiled resources, markers) are answered as for a D3D11.1 driver; features
+// this runtime does not know are E_INVALIDARG, as Windows answers unknown features.
 HRESULT Device::CheckFeatureSupport(D3D11_FEATURE feature, void* out, UINT size) {
   switch (feature) {
     case D3D11_FEATURE_THREADING: {
@@ -447,13 +525,65 @@ HRESULT Device::CheckFeatureSupport(D3D11_FEATURE feature, void* out, UINT size)
       return fill(out, size, D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT{data.PixelShaderMinPrecision,
                                                                              data.AllOtherStagesMinPrecision});
     }
+    case D3D11_FEATURE_FORMAT_SUPPORT: {
+      if (!out || size != sizeof(D3D11_FEATURE_DATA_FORMAT_SUPPORT))
+        return E_INVALIDARG;
+      auto* data = static_cast<D3D11_FEATURE_DATA_FORMAT_SUPPORT*>(out);
+      return CheckFormatSupport(data->InFormat, &data->OutFormatSupport);
+    }
+    case D3D11_FEATURE_FORMAT_SUPPORT2: {
+      if (!out || size != sizeof(D3D11_FEATURE_DATA_FORMAT_SUPPORT2))
+        return E_INVALIDARG;
+      auto* data = static_cast<D3D11_FEATURE_DATA_FORMAT_SUPPORT2*>(out);
+      const UINT caps = driverFormatCaps(data->InFormat);
+      data->OutFormatSupport2 = 0;
+      if (caps & ddi::D3D10_DDI_FORMAT_SUPPORT_NOT_SUPPORTED)
+        return E_FAIL;
+      data->OutFormatSupport2 = apiOptionalFormatSupport2(caps) | requiredFormatSupport2(data->InFormat, featureLevel_);
+      return S_OK;
+    }
+    case D3D11_FEATURE_D3D11_OPTIONS: {
+      ddi::D3D11_1DDI_D3D11_OPTIONS_DATA caps{};
+      if (FAILED(adapter_->getCaps(ddi::D3D11_1DDICAPS_D3D11_OPTIONS, &caps, sizeof(caps))))
+        return E_FAIL;
+      D3D11_FEATURE_DATA_D3D11_OPTIONS options{};
+      options.OutputMergerLogicOp = caps.OutputMergerLogicOp;
+      // The D3D11.1 DDI carries these operations (pfnDiscard, the *1 update/copy entries
+      // with their flags, pfnClearView, constant-buffer ranges, no-overwrite maps of
+      // dynamic constant and SRV buffers): every D3D11.1 driver takes them.
+      options.DiscardAPIsSeenByDriver = TRUE;
+      options.FlagsForUpdateAndCopySeenByDriver = TRUE;
+      options.ClearView = TRUE;
+      options.CopyWithOverlap = TRUE;
+      options.ConstantBufferPartialUpdate = TRUE;
+      options.ConstantBufferOffsetting = TRUE;
+      options.MapNoOverwriteOnDynamicConstantBuffer = TRUE;
+      options.MapNoOverwriteOnDynamicBufferSRV = TRUE;
+      // Forced sample counts are a feature-level 11_1 guarantee; the DDI has no cap for
+      // them below it, nor for SAD4 or the extended double instructions (their GetCaps
+      // bits are not part of the documented D3D11DDI_SHADER_CAPS). Extended resource
+      // sharing needs the kernel side the API-level runtime does not have.
+      options.UAVOnlyRenderingForcedSampleCount = featureLevel_ >= D3D_FEATURE_LEVEL_11_1;
+      options.MultisampleRTVWithForcedSampleCountOne = featureLevel_ >= D3D_FEATURE_LEVEL_11_1;
+      return fill(out, size, options);
+    }
+    case D3D11_FEATURE_D3D11_OPTIONS1:
+      // Tiled resources, min/max filtering, depth-only ClearView and maps of default
+      // buffers are WDDM 1.3 caps: none for a D3D11.1 driver.
+      return fill(out, size, D3D11_FEATURE_DATA_D3D11_OPTIONS1{D3D11_TILED_RESOURCES_NOT_SUPPORTED, FALSE, FALSE, FALSE});
+    case D3D11_FEATURE_MARKER_SUPPORT:
+      return fill(out, size, D3D11_FEATURE_DATA_MARKER_SUPPORT{FALSE});   // no marker DDI before WDDM 1.3
+    case D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT:
+      return fill(out, size, D3D11_FEATURE_DATA_D3D9_SIMPLE_INSTANCING_SUPPORT{TRUE});
+    case D3D11_FEATURE_D3D9_OPTIONS1:
+      return fill(out, size, D3D11_FEATURE_DATA_D3D9_OPTIONS1{TRUE, TRUE, TRUE, TRUE});
     case D3D11_FEATURE_D3D9_OPTIONS:
       return fill(out, size, D3D11_FEATURE_DATA_D3D9_OPTIONS{TRUE});   // full non-power-of-2 textures from 10_0
     case D3D11_FEATURE_D3D9_SHADOW_SUPPORT:
       return fill(out, size, D3D11_FEATURE_DATA_D3D9_SHADOW_SUPPORT{TRUE});
     default:
-      notImplemented("CheckFeatureSupport (format support, D3D11_OPTIONS and later features)");
-      return E_NOTIMPL;
+      notImplemented("CheckFeatureSupport (D3D11_OPTIONS2 and later features)");
+      return E_INVALIDARG;
   }
 }
 

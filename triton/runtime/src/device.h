@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "com.h"
+#include "dxgi.h"
 #include "triton/harness/runtime.h"
 
 namespace triton::runtime {
@@ -22,11 +23,15 @@ HRESULT apiError(HRESULT ddiError);
 // Runtime-owned private memory for one driver object, sized by a CalcPrivate*Size answer.
 std::unique_ptr<uint64_t[]> allocatePrivate(SIZE_T size);
 
-class Device final : public ID3D11Device {
+class Device final : public ID3D11Device1 {
 public:
   // Loads the driver, opens its adapter and creates a DDI device at the first of the
   // requested feature levels the driver accepts.
   static HRESULT create(const D3D_FEATURE_LEVEL* levels, UINT levelCount, Device** out);
+
+  // The runtime's Device behind an ID3D11Device (or any interface of it), or null for a
+  // device of another implementation.
+  static Device* fromApi(IUnknown* device);
 
   std::recursive_mutex& lock() { return lock_; }
   const ddi::D3D11_1DDI_DEVICEFUNCS& ddi() const { return ddiDevice_->funcs11_1; }
@@ -93,6 +98,16 @@ public:
   HRESULT STDMETHODCALLTYPE SetExceptionMode(UINT) override { return S_OK; }
   UINT STDMETHODCALLTYPE GetExceptionMode() override { return 0; }
 
+  // ID3D11Device1
+  void STDMETHODCALLTYPE GetImmediateContext1(ID3D11DeviceContext1**) override;
+  HRESULT STDMETHODCALLTYPE CreateDeferredContext1(UINT, ID3D11DeviceContext1**) override;
+  HRESULT STDMETHODCALLTYPE CreateBlendState1(const D3D11_BLEND_DESC1*, ID3D11BlendState1**) override;
+  HRESULT STDMETHODCALLTYPE CreateRasterizerState1(const D3D11_RASTERIZER_DESC1*, ID3D11RasterizerState1**) override;
+  HRESULT STDMETHODCALLTYPE CreateDeviceContextState(UINT, const D3D_FEATURE_LEVEL*, UINT, UINT, REFIID,
+                                                     D3D_FEATURE_LEVEL*, ID3DDeviceContextState**) override;
+  HRESULT STDMETHODCALLTYPE OpenSharedResource1(HANDLE, REFIID, void**) override;
+  HRESULT STDMETHODCALLTYPE OpenSharedResourceByName(LPCWSTR, DWORD, REFIID, void**) override;
+
   // A driver error that means the device is lost sticks (GetDeviceRemovedReason).
   void noteError(HRESULT hr);
 
@@ -100,6 +115,7 @@ public:
 
 private:
   Device() = default;
+  UINT driverFormatCaps(DXGI_FORMAT format);
   template <class Shader, class Interface>
   HRESULT createShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, Interface** out);
 
@@ -113,6 +129,7 @@ private:
   bool driverCommandLists_ = false;   // GetCaps(THREADING) offers them
   HRESULT removedReason_ = S_OK;
   PrivateData privateData_;
+  DxgiDevice dxgi_{this};
 };
 
 template <class Interface>

@@ -137,12 +137,41 @@ public:
 private:
   Desc desc_;
 };
-using BlendState = State<ID3D11BlendState, ddi::D3D10DDI_HBLENDSTATE, D3D11_BLEND_DESC,
-                         &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyBlendState>;
+// The D3D11.1 states: their descriptions keep the 11.1 members (logic op, forced sample
+// count); the 11.0 GetDesc leaves them out.
+inline D3D11_BLEND_DESC desc11_0(const D3D11_BLEND_DESC1& d) {
+  D3D11_BLEND_DESC out{d.AlphaToCoverageEnable, d.IndependentBlendEnable, {}};
+  for (UINT i = 0; i < 8; ++i) {
+    const D3D11_RENDER_TARGET_BLEND_DESC1& rt = d.RenderTarget[i];
+    out.RenderTarget[i] = {rt.BlendEnable, rt.SrcBlend, rt.DestBlend, rt.BlendOp, rt.SrcBlendAlpha, rt.DestBlendAlpha,
+                           rt.BlendOpAlpha, rt.RenderTargetWriteMask};
+  }
+  return out;
+}
+inline D3D11_RASTERIZER_DESC desc11_0(const D3D11_RASTERIZER_DESC1& d) {
+  return {d.FillMode, d.CullMode, d.FrontCounterClockwise, d.DepthBias, d.DepthBiasClamp, d.SlopeScaledDepthBias,
+          d.DepthClipEnable, d.ScissorEnable, d.MultisampleEnable, d.AntialiasedLineEnable};
+}
+
+template <class Interface1, class Base, class Handle, class Desc, class Desc1, auto Destroy>
+class State1 final : public DriverChild<Interface1, Handle> {
+public:
+  State1(Device* device, const Desc1& desc) : DriverChild<Interface1, Handle>(device), desc_(desc) {}
+  ~State1() override { destroyDriverObject(this->device(), this->device()->ddi().*Destroy, this->handle); }
+  void STDMETHODCALLTYPE GetDesc(Desc* out) override { *out = desc11_0(desc_); }
+  void STDMETHODCALLTYPE GetDesc1(Desc1* out) override { *out = desc_; }
+
+private:
+  bool implements(REFIID riid) const override { return riid == __uuidof(Base) || riid == __uuidof(Interface1); }
+  Desc1 desc_;
+};
+using BlendState = State1<ID3D11BlendState1, ID3D11BlendState, ddi::D3D10DDI_HBLENDSTATE, D3D11_BLEND_DESC,
+                          D3D11_BLEND_DESC1, &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyBlendState>;
 using DepthStencilState = State<ID3D11DepthStencilState, ddi::D3D10DDI_HDEPTHSTENCILSTATE, D3D11_DEPTH_STENCIL_DESC,
                                 &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyDepthStencilState>;
-using RasterizerState = State<ID3D11RasterizerState, ddi::D3D10DDI_HRASTERIZERSTATE, D3D11_RASTERIZER_DESC,
-                              &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyRasterizerState>;
+using RasterizerState = State1<ID3D11RasterizerState1, ID3D11RasterizerState, ddi::D3D10DDI_HRASTERIZERSTATE,
+                               D3D11_RASTERIZER_DESC, D3D11_RASTERIZER_DESC1,
+                               &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroyRasterizerState>;
 using SamplerState = State<ID3D11SamplerState, ddi::D3D10DDI_HSAMPLER, D3D11_SAMPLER_DESC,
                            &ddi::D3D11_1DDI_DEVICEFUNCS::pfnDestroySampler>;
 

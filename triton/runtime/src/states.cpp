@@ -32,19 +32,54 @@ HRESULT createState(Device* device, const Desc& desc, const DdiDesc& ddiDesc, Ca
 HRESULT Device::CreateBlendState(const D3D11_BLEND_DESC* d, ID3D11BlendState** out) {
   if (!d)
     return E_INVALIDARG;
+  D3D11_BLEND_DESC1 desc{d->AlphaToCoverageEnable, d->IndependentBlendEnable, {}};
+  for (UINT i = 0; i < 8; ++i) {
+    const D3D11_RENDER_TARGET_BLEND_DESC& rt = d->RenderTarget[i];
+    desc.RenderTarget[i] = {rt.BlendEnable, FALSE, rt.SrcBlend, rt.DestBlend, rt.BlendOp, rt.SrcBlendAlpha,
+                            rt.DestBlendAlpha, rt.BlendOpAlpha, D3D11_LOGIC_OP_NOOP, rt.RenderTargetWriteMask};
+  }
+  ID3D11BlendState1* state = nullptr;
+  const HRESULT hr = CreateBlendState1(&desc, out ? &state : nullptr);
+  if (out) *out = state;
+  return hr;
+}
+
+HRESULT Device::CreateBlendState1(const D3D11_BLEND_DESC1* d, ID3D11BlendState1** out) {
+  if (!d)
+    return E_INVALIDARG;
+  // A logic op excludes blending, and independent blend (targets 1..7 are ignored without
+  // it), and needs the driver's logic-op cap (D3D11_OPTIONS), as the runtime validates.
+  const UINT described = d->IndependentBlendEnable ? 8 : 1;
+  for (UINT i = 0; i < described; ++i) {
+    const D3D11_RENDER_TARGET_BLEND_DESC1& rt = d->RenderTarget[i];
+    if (rt.LogicOpEnable && (rt.BlendEnable || d->IndependentBlendEnable))
+      return E_INVALIDARG;
+  }
+  if (d->RenderTarget[0].LogicOpEnable) {
+    D3D11_FEATURE_DATA_D3D11_OPTIONS options{};
+    if (FAILED(CheckFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS, &options, sizeof(options))) ||
+        !options.OutputMergerLogicOp)
+      return E_INVALIDARG;
+  }
   ddi::D3D11_1_DDI_BLEND_DESC desc{};
   desc.AlphaToCoverageEnable = d->AlphaToCoverageEnable;
   desc.IndependentBlendEnable = d->IndependentBlendEnable;
   for (UINT i = 0; i < 8; ++i) {
     // Without independent blend, target 0's description applies to all.
-    const D3D11_RENDER_TARGET_BLEND_DESC& rt = d->RenderTarget[d->IndependentBlendEnable ? i : 0];
-    desc.RenderTarget[i] = {rt.BlendEnable, FALSE, ddi::D3D10_DDI_BLEND(rt.SrcBlend), ddi::D3D10_DDI_BLEND(rt.DestBlend),
-                            ddi::D3D10_DDI_BLEND_OP(rt.BlendOp), ddi::D3D10_DDI_BLEND(rt.SrcBlendAlpha),
-                            ddi::D3D10_DDI_BLEND(rt.DestBlendAlpha), ddi::D3D10_DDI_BLEND_OP(rt.BlendOpAlpha),
-                            ddi::D3D11_1_DDI_LOGIC_OP_NOOP, rt.RenderTargetWriteMask};
+    const D3D11_RENDER_TARGET_BLEND_DESC1& rt = d->RenderTarget[d->IndependentBlendEnable ? i : 0];
+    desc.RenderTarget[i] = {rt.BlendEnable, rt.LogicOpEnable, ddi::D3D10_DDI_BLEND(rt.SrcBlend),
+                            ddi::D3D10_DDI_BLEND(rt.DestBlend), ddi::D3D10_DDI_BLEND_OP(rt.BlendOp),
+                            ddi::D3D10_DDI_BLEND(rt.SrcBlendAlpha), ddi::D3D10_DDI_BLEND(rt.DestBlendAlpha),
+                            ddi::D3D10_DDI_BLEND_OP(rt.BlendOpAlpha), ddi::D3D11_1_DDI_LOGIC_OP(rt.LogicOp),
+                            rt.RenderTargetWriteMask};
   }
+  // Without independent blend, target 0's description is every target's (GetDesc1 says so).
+  D3D11_BLEND_DESC1 kept = *d;
+  if (!kept.IndependentBlendEnable)
+    for (UINT i = 1; i < 8; ++i)
+      kept.RenderTarget[i] = kept.RenderTarget[0];
   BlendState* state = nullptr;
-  const HRESULT hr = createState<BlendState>(this, *d, desc, ddi().pfnCalcPrivateBlendStateSize,
+  const HRESULT hr = createState<BlendState>(this, kept, desc, ddi().pfnCalcPrivateBlendStateSize,
                                              ddi().pfnCreateBlendState, ddi::D3D10DDI_HRTBLENDSTATE{}, &state);
   if (out) *out = state;
   return hr;
@@ -74,11 +109,32 @@ HRESULT Device::CreateDepthStencilState(const D3D11_DEPTH_STENCIL_DESC* d, ID3D1
 HRESULT Device::CreateRasterizerState(const D3D11_RASTERIZER_DESC* d, ID3D11RasterizerState** out) {
   if (!d)
     return E_INVALIDARG;
+  const D3D11_RASTERIZER_DESC1 desc{d->FillMode, d->CullMode, d->FrontCounterClockwise, d->DepthBias,
+                                    d->DepthBiasClamp, d->SlopeScaledDepthBias, d->DepthClipEnable, d->ScissorEnable,
+                                    d->MultisampleEnable, d->AntialiasedLineEnable, 0};
+  ID3D11RasterizerState1* state = nullptr;
+  const HRESULT hr = CreateRasterizerState1(&desc, out ? &state : nullptr);
+  if (out) *out = state;
+  return hr;
+}
+
+HRESULT Device::CreateRasterizerState1(const D3D11_RASTERIZER_DESC1* d, ID3D11RasterizerState1** out) {
+  if (!d)
+    return E_INVALIDARG;
+  // Forced sample counts: 0, 1, 4, 8 (and 16 at 11_1) where the device allows them at all.
+  if (d->ForcedSampleCount) {
+    D3D11_FEATURE_DATA_D3D11_OPTIONS options{};
+    const bool allowed = SUCCEEDED(CheckFeatureSupport(D3D11_FEATURE_D3D11_OPTIONS, &options, sizeof(options))) &&
+                         options.UAVOnlyRenderingForcedSampleCount;
+    const UINT n = d->ForcedSampleCount;
+    if (!allowed || !(n == 1 || n == 4 || n == 8 || (n == 16 && featureLevel_ >= D3D_FEATURE_LEVEL_11_1)))
+      return E_INVALIDARG;
+  }
   const ddi::D3D11_1_DDI_RASTERIZER_DESC desc{ddi::D3D10_DDI_FILL_MODE(d->FillMode),
                                               ddi::D3D10_DDI_CULL_MODE(d->CullMode), d->FrontCounterClockwise,
                                               d->DepthBias, d->DepthBiasClamp, d->SlopeScaledDepthBias,
                                               d->DepthClipEnable, d->ScissorEnable, d->MultisampleEnable,
-                                              d->AntialiasedLineEnable, 0};
+                                              d->AntialiasedLineEnable, d->ForcedSampleCount};
   RasterizerState* state = nullptr;
   const HRESULT hr = createState<RasterizerState>(this, *d, desc, ddi().pfnCalcPrivateRasterizerStateSize,
                                                   ddi().pfnCreateRasterizerState,
