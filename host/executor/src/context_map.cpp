@@ -13,6 +13,9 @@
 //    behind data the GPU still reads neither renames the buffer nor resends it). So are
 //    write maps of STAGING subresources whose contents the guest already knew (no GPU
 //    write since its last map): written with WRITE, the host never mapped them.
+//  * DYNAMIC subresources under kMirroredDynamicBytes are mirrored (records.h): their
+//    Unmaps may carry only the bytes that changed since the guest's previous Unmap, also
+//    for WRITE_DISCARD (the whole mirror is then written to the renamed memory).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -198,6 +201,22 @@ void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT
                              : "Unmap: " + rangeProblem);
     return;
   }
+  // A mirrored DYNAMIC subresource (records.h) takes the bytes first: after WRITE_DISCARD
+  // the whole mirror is written, so ranges that carry only changed bytes lose nothing.
+  std::vector<uint8_t>* mirror = nullptr;
+  if (dynamic && layout.bytes() < kMirroredDynamicBytes && Subresource < state->mirror.size()) {
+    mirror = &state->mirror[Subresource];
+    if (mirror->empty()) mirror->assign(size_t(layout.bytes()), 0);
+    if (NumRanges == 0) {
+      std::memcpy(mirror->data(), bytes, size);
+    } else {
+      const uint8_t* source = bytes;
+      for (UINT i = 0; i < NumRanges; i++) {
+        std::memcpy(mirror->data() + pRanges[i].Offset, source, pRanges[i].Size);
+        source += pRanges[i].Size;
+      }
+    }
+  }
   // DYNAMIC: the application's own map type (NO_OVERWRITE must not rename the buffer
   // that earlier draws still read). STAGING: plain WRITE keeps the contents the ranges
   // leave alone; a whole subresource replaces all of them.
@@ -209,7 +228,9 @@ void Executor::ID3D11DeviceContext_Unmap(ObjectId self, ObjectId pResource, UINT
     return;
   }
   auto* target = static_cast<uint8_t*>(backend.pData);
-  if (NumRanges == 0) {
+  if (mirror && MapType == D3D11_MAP_WRITE_DISCARD) {
+    copyTightRange(target, backend, layout, 0, layout.bytes(), mirror->data());
+  } else if (NumRanges == 0) {
     copyTightRange(target, backend, layout, 0, layout.bytes(), bytes);
   } else {
     for (UINT i = 0; i < NumRanges; i++) {

@@ -1,11 +1,37 @@
 // Buffers and textures: desc validation, initial data copied out of bulk memory and
 // checked against each subresource's footprint, then the backend's Create*.
+#include <cstring>
+
 #include "npt/executor/executor.h"
 #include "npt/validation/subresource.h"
 #include "records.h"
 #include "sharing_state.h"
 
 namespace npt::executor {
+
+namespace {
+
+// The mirrors of small DYNAMIC subresources start as the guest's map memory does: with
+// the initial data, tightly packed (records.h).
+void mirrorInitialData(ResourceState& record, const std::vector<D3D11_SUBRESOURCE_DATA>& data) {
+  record.mirror.resize(record.shape.subresourceCount());
+  for (size_t sub = 0; sub < data.size() && sub < record.mirror.size(); sub++) {
+    validation::SubresourceFootprint footprint;
+    if (!data[sub].pSysMem || !validation::footprintOf(record.shape, UINT(sub), footprint)) continue;
+    const uint64_t depth = record.shape.dimension == D3D11_RESOURCE_DIMENSION_TEXTURE3D ? footprint.depth : 1;
+    const uint64_t bytes = footprint.rowBytes * footprint.rows * depth;
+    if (bytes == 0 || bytes >= kMirroredDynamicBytes) continue;
+    std::vector<uint8_t>& mirror = record.mirror[sub];
+    mirror.resize(bytes);
+    const auto* source = static_cast<const uint8_t*>(data[sub].pSysMem);
+    for (uint64_t slice = 0; slice < depth; slice++)
+      for (uint64_t row = 0; row < footprint.rows; row++)
+        std::memcpy(mirror.data() + (slice * footprint.rows + row) * footprint.rowBytes,
+                    source + slice * data[sub].SysMemSlicePitch + row * data[sub].SysMemPitch, footprint.rowBytes);
+  }
+}
+
+}  // namespace
 
 using objects::InterfaceId;
 using objects::ObjectType;
@@ -68,6 +94,7 @@ void Executor::createResource(const char* method, ObjectId self, ObjectType type
   auto record = std::make_unique<ResourceState>();
   record->shape = shape;
   record->mapped.assign(shape.subresourceCount(), 0);
+  if (shape.usage == D3D11_USAGE_DYNAMIC) mirrorInitialData(*record, data);
   insert(id, type, object, owner, bytes, std::move(record));
 }
 

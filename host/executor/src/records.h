@@ -55,9 +55,17 @@ struct ContextState final : Record {
   ~ContextState() override;
 };
 
+// DYNAMIC subresources smaller than this (tightly packed) are mirrored on the host.
+constexpr uint64_t kMirroredDynamicBytes = 16 * 1024;
+
 struct ResourceState final : Record {
   validation::ResourceShape shape;
   std::vector<uint8_t> mapped;   // per subresource: 0, or the D3D11_MAP it is mapped with
+  // Per subresource of a DYNAMIC resource, for those under kMirroredDynamicBytes: the bytes
+  // the guest's map memory holds (its initial data, then every Unmap applied; empty: all
+  // zero so far). An Unmap may then carry only the bytes that changed even after
+  // WRITE_DISCARD: the whole mirror is written to the renamed backend memory.
+  std::vector<std::vector<uint8_t>> mirror;
 };
 
 struct ViewState final : Record {
