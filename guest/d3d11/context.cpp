@@ -17,6 +17,19 @@ constexpr UINT kMaxClassInstances = 256;
 // whole subresource travels.
 constexpr size_t kMaxUnmapRanges = 1024;
 
+// The ranges' bytes of `bytes`, concatenated in order (an Unmap's payload).
+void gatherRanges(const uint8_t* bytes, const std::vector<WrittenRange>& ranges, std::vector<uint8_t>& written) {
+  size_t total = 0;
+  for (const WrittenRange& range : ranges)
+    total += range.size;
+  written.resize(total);
+  size_t at = 0;
+  for (const WrittenRange& range : ranges) {
+    std::memcpy(written.data() + at, bytes + range.offset, range.size);
+    at += range.size;
+  }
+}
+
 template<typename T, typename I>
 T* ours(I* object) { return object ? static_cast<T*>(object) : nullptr; }
 
@@ -696,6 +709,8 @@ HRESULT Context::mapGuestStaged(ResourceState& state, UINT subresource, D3D11_MA
     shadow.mapped = true;
     shadow.type = type;
     shadow.bytes.resetWrites();   // Unmap sends what the application writes from here on
+    if (!shadow.bytes.watched() && shadow.bytes.size() < MapBytes::kWatchFromBytes)
+      shadow.before.assign(shadow.bytes.data(), shadow.bytes.data() + shadow.bytes.size());   // or what changed
     mapped->pData = shadow.bytes.data();
   }
   mapped->RowPitch = shadow.rowPitch;
@@ -806,8 +821,9 @@ void STDMETHODCALLTYPE Context::Unmap(ID3D11Resource* resource, UINT subresource
   std::vector<WrittenRange> ranges;
   std::vector<uint8_t> written;   // the ranges' bytes, concatenated
   if (state->info().usage == D3D11_USAGE_DYNAMIC && m_type == D3D11_DEVICE_CONTEXT_DEFERRED) {
-    // Deferred maps of one subresource are unmapped in order; the whole memory is
-    // recorded and replayed with WRITE_DISCARD.
+    // Deferred maps of one subresource are unmapped in order and replayed with
+    // WRITE_DISCARD: the whole memory, or for a small subresource the bytes that differ
+    // from the shadow (which the host's mirror holds at this point of the stream).
     auto it = m_deferredMaps.begin();
     while (it != m_deferredMaps.end() && (it->resource != state || it->subresource != subresource))
       ++it;
@@ -815,13 +831,23 @@ void STDMETHODCALLTYPE Context::Unmap(ID3D11Resource* resource, UINT subresource
       return;
     deferredBytes = std::move(it->bytes);
     m_deferredMaps.erase(it);
-    // Later guest-staged maps start from these bytes.
-    MapBytes& shadow = state->shadow(subresource).bytes;
-    std::memcpy(shadow.data(), deferredBytes.data(), deferredBytes.size() < shadow.size() ? deferredBytes.size() : shadow.size());
+    MapMemory& memory = state->shadow(subresource);
     bytes = deferredBytes.data();
     size = deferredBytes.size();
+    const bool mirrored = size == memory.bytes.size() && size < MapBytes::kWatchFromBytes;
+    if (mirrored && changedRanges(memory.bytes.data(), bytes, size, ranges, kMaxUnmapRanges)) {
+      // Nothing changed still replays: the list must write these bytes when it executes.
+      if (ranges.empty())
+        ranges.push_back({ 0, 1 });
+      gatherRanges(bytes, ranges, written);
+    }
+    // Later guest-staged maps start from these bytes; the GPU has them once the command
+    // list executes, not before.
+    std::memcpy(memory.bytes.data(), deferredBytes.data(), size < memory.bytes.size() ? size : memory.bytes.size());
+    memory.contentsKnown = false;
   } else {
-    MapMemory& memory = state->info().usage == D3D11_USAGE_DYNAMIC ? state->shadow(subresource) : state->map(subresource);
+    const bool dynamic = state->info().usage == D3D11_USAGE_DYNAMIC;
+    MapMemory& memory = dynamic ? state->shadow(subresource) : state->map(subresource);
     if (!memory.mapped)
       return;
     memory.mapped = false;
@@ -829,29 +855,42 @@ void STDMETHODCALLTYPE Context::Unmap(ID3D11Resource* resource, UINT subresource
     if (memory.type != D3D11_MAP_READ) {
       bytes = memory.bytes.data();
       size = memory.bytes.size();
-      // Write-watched memory: only the pages the application wrote since Map travel.
+      const uint64_t epoch = m_parent->commandListEpoch();
+      const bool gpuHadShadow = memory.contentsKnown && memory.knownEpoch == epoch;
       if (memory.bytes.writtenRanges(ranges, kMaxUnmapRanges)) {
-        size_t total = 0;
-        for (const WrittenRange& range : ranges)
-          total += range.size;
-        written.resize(total);
-        size_t at = 0;
-        for (const WrittenRange& range : ranges) {
-          std::memcpy(written.data() + at, bytes + range.offset, range.size);
-          at += range.size;
-        }
+        // Write-watched memory: only the pages the application wrote since Map travel.
         if (ranges.empty())
           return;   // nothing written: the host's copy is already right
-        if (total == size)
-          ranges.clear();   // every page: the plain form says the same without ranges
-        else {
-          bytes = written.data();
-          size = written.size();
+      } else if (dynamic && memory.before.size() == size && size < MapBytes::kWatchFromBytes &&
+                 (type == D3D11_MAP_WRITE_DISCARD || gpuHadShadow) &&
+                 changedRanges(memory.before.data(), bytes, size, ranges, kMaxUnmapRanges)) {
+        // A small subresource: the bytes that changed since Map. The host mirrors it and
+        // writes the whole mirror after DISCARD; NO_OVERWRITE keeps what the GPU has,
+        // which is the shadow unless a copy or command list wrote it since.
+        if (ranges.empty()) {
+          if (gpuHadShadow)
+            return;   // unchanged, and the GPU already holds it
+          ranges.push_back({ 0, 1 });   // DISCARD: the host writes its whole mirror
         }
+      } else {
+        ranges.clear();
+      }
+      if (dynamic) {
+        memory.contentsKnown = true;
+        memory.knownEpoch = epoch;
+      }
+      if (!ranges.empty()) {
+        gatherRanges(bytes, ranges, written);
+        if (written.size() == size)
+          ranges.clear();   // every byte: the plain form says the same without ranges
       }
     } else if (memory.servedLocally) {
       return;   // the host never mapped it
     }
+  }
+  if (!ranges.empty()) {
+    bytes = written.data();
+    size = written.size();
   }
   std::vector<NPT_BYTE_RANGE> wireRanges(ranges.size());
   for (size_t i = 0; i < ranges.size(); i++)

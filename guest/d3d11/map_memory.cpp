@@ -48,6 +48,45 @@ void MapBytes::resetWrites() {
     ResetWriteWatch(m_watched, m_reserved);
 }
 
+bool changedRanges(const uint8_t* before, const uint8_t* now, size_t size, std::vector<WrittenRange>& ranges,
+                   size_t maxRanges) {
+  constexpr size_t kRangeCost = 8;   // an NPT_BYTE_RANGE on the wire
+  ranges.clear();
+  size_t total = 0;
+  size_t i = 0;
+  while (i < size) {
+    if (before[i] == now[i]) {
+      i++;
+      continue;
+    }
+    size_t end = i + 1;
+    // Extend over differing bytes and over equal runs shorter than a range's cost.
+    for (size_t equal = 0; end < size; end++) {
+      if (before[end] != now[end]) {
+        equal = 0;
+        continue;
+      }
+      if (++equal > kRangeCost) {
+        end -= equal - 1;
+        break;
+      }
+    }
+    if (end > size) end = size;
+    while (end > i && before[end - 1] == now[end - 1]) end--;
+    if (ranges.size() == maxRanges) {
+      ranges.clear();
+      return false;
+    }
+    ranges.push_back({ uint32_t(i), uint32_t(end - i) });
+    total += end - i;
+    i = end;
+  }
+  if (total + ranges.size() * kRangeCost < size)
+    return true;
+  ranges.clear();
+  return false;
+}
+
 bool MapBytes::writtenRanges(std::vector<WrittenRange>& ranges, size_t maxRanges) const {
   ranges.clear();
   if (!m_watched)

@@ -6,12 +6,13 @@
 
 #include <windows.h>
 
-// The memory a map hands to the application. For a DYNAMIC buffer large enough to be
-// worth it, the pages are write-watched (VirtualAlloc MEM_WRITE_WATCH, which Windows
+// The memory a map hands to the application. For a DYNAMIC subresource large enough to
+// be worth it, the pages are write-watched (VirtualAlloc MEM_WRITE_WATCH, which Windows
 // and Wine implement): the kernel (Wine: ntdll's fault handler) records which pages the
 // application wrote since the map began, so Unmap sends only those instead of the
-// whole buffer (design.md decision 3: NO_OVERWRITE appends must stay cheap).
-// Everything else is plain heap memory and Unmap sends all of it.
+// whole subresource (design.md decision 3: NO_OVERWRITE appends must stay cheap).
+// Smaller ones are plain heap memory: their Unmap sends the bytes that differ from the
+// contents at Map (changedRanges), which the host applies to its mirror of them.
 namespace npt::guest {
 
 struct WrittenRange {
@@ -21,9 +22,10 @@ struct WrittenRange {
 
 class MapBytes {
 public:
-  // Buffers from this size on get write-watched pages: below it the whole buffer costs
-  // no more on the wire than a few pages, and each watched allocation takes 64 KiB of
-  // address space.
+  // Subresources from this size on get write-watched pages: below it a page is a large
+  // part of the whole, and each watched allocation takes 64 KiB of address space. Below
+  // it the host mirrors DYNAMIC subresources (host/executor kMirroredDynamicBytes, the
+  // same size), so Unmaps may send changed bytes only.
   static constexpr size_t kWatchFromBytes = 16 * 1024;
 
   MapBytes() = default;
@@ -56,5 +58,12 @@ private:
   size_t m_size = 0;
   size_t m_reserved = 0;          // whole pages
 };
+
+// The byte ranges where `now` differs from `before` (both `size` bytes), in increasing
+// order; ranges closer than a range's own wire cost (8 bytes) are merged. False when
+// they would cost as much as the whole (more than `maxRanges` ranges, or bytes plus
+// range headers not below `size`), with `ranges` empty: the caller sends everything.
+bool changedRanges(const uint8_t* before, const uint8_t* now, size_t size, std::vector<WrittenRange>& ranges,
+                   size_t maxRanges);
 
 }

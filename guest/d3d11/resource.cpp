@@ -23,7 +23,7 @@ MapMemory& ResourceState::shadow(UINT subresource) {
   MapMemory& m = m_maps[subresource];
   if (m.bytes.empty()) {
     SubresourceFootprint f = m_info.footprintOf(subresource);
-    const bool watch = m_info.dimension == D3D11_RESOURCE_DIMENSION_BUFFER && f.size() >= MapBytes::kWatchFromBytes;
+    const bool watch = f.size() >= MapBytes::kWatchFromBytes;
     m.bytes.allocate(size_t(f.size()), watch);
     m.rowPitch = f.rowPitch;
     m.depthPitch = f.depthPitch;
@@ -130,7 +130,7 @@ bool stageInitialData(Recorder& r, const ResourceInfo& info, const D3D11_SUBRESO
 }
 
 void ResourceState::forgetContents() {
-  if (m_info.usage != D3D11_USAGE_STAGING)
+  if (m_info.usage != D3D11_USAGE_STAGING && m_info.usage != D3D11_USAGE_DYNAMIC)
     return;
   std::lock_guard<std::mutex> lock(m_mutex);
   for (MapMemory& memory : m_maps)

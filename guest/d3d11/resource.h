@@ -48,13 +48,17 @@ struct ResourceInfo {
 };
 
 struct MapMemory {
-  MapBytes bytes;   // DYNAMIC buffers from MapBytes::kWatchFromBytes on: write-watched
+  MapBytes bytes;   // DYNAMIC subresources from MapBytes::kWatchFromBytes on: write-watched
+  // DYNAMIC subresources below that: `bytes` as the map began, what Unmap compares with.
+  std::vector<uint8_t> before;
   UINT rowPitch = 0;
   UINT depthPitch = 0;
   bool mapped = false;
   D3D11_MAP type = D3D11_MAP_READ;
   // STAGING: `bytes` are the subresource's contents, as of command-list epoch
-  // `knownEpoch` of the device (Device::commandListEpoch()).
+  // `knownEpoch` of the device (Device::commandListEpoch()). DYNAMIC: the GPU holds
+  // `bytes` (no copy wrote it since the last Unmap sent them, nor a command list), so a
+  // NO_OVERWRITE Unmap may send only what changed.
   bool contentsKnown = false;
   uint64_t knownEpoch = 0;
   bool servedLocally = false;   // this map never reached the host
