@@ -208,7 +208,13 @@ HRESULT openSharedResourceByName(Device* device, LPCWSTR name, DWORD access, REF
   HRESULT hr = registryValueOfSharedName(name, access, &value);
   if (FAILED(hr))
     return hr;
-  return openRegistryValue(device, value, true, iid, out);
+  const UINT64 kind = value & 0xf;
+  if (kind != kKindBuffer && kind != kKindTexture2D)
+    return E_INVALIDARG;   // the name of a fence's handle
+  hr = openRegistryValue(device, value, true, iid, out);
+  // The host no longer holds the entry: its last handle was closed while this lookup had
+  // the object open for a moment (the runtime's keeper let go), as good as not found.
+  return hr == E_INVALIDARG ? HRESULT(0x80070002) : hr;
 }
 
 }  // namespace npt::guest

@@ -790,6 +790,36 @@ TEST_F(Sharing, BadAndClosedHandlesAreRefused) {
   plainResource->Release();
   plain->Release();
 
+  // What sharing refuses (host/sharing/README.md, "What can be shared"): multisampled 2D
+  // textures (their content cannot be copied through a staging texture) and 3D textures.
+  D3D11_TEXTURE2D_DESC msaaDesc = {64, 32, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {4, 0}, D3D11_USAGE_DEFAULT,
+                                   D3D11_BIND_RENDER_TARGET, 0, D3D11_RESOURCE_MISC_SHARED};
+  ID3D11Texture2D* msaa = nullptr;
+  UINT qualityLevels = 0;
+  d.device->CheckMultisampleQualityLevels(DXGI_FORMAT_R8G8B8A8_UNORM, 4, &qualityLevels);
+  if (qualityLevels) {
+    ASSERT_EQ(d.device->CreateTexture2D(&msaaDesc, nullptr, &msaa), S_OK);
+    IDXGIResource* msaaResource = nullptr;
+    ASSERT_EQ(msaa->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&msaaResource)), S_OK);
+    EXPECT_EQ(msaaResource->GetSharedHandle(&handle), E_INVALIDARG);
+    EXPECT_EQ(handle, nullptr);
+    msaaResource->Release();
+    msaa->Release();
+  } else {
+    std::printf("no 4x MSAA for R8G8B8A8_UNORM on this backend: the multisampled case is not run\n");
+  }
+  D3D11_TEXTURE3D_DESC volumeDesc = {8, 8, 8, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0,
+                                     D3D11_RESOURCE_MISC_SHARED};
+  ID3D11Texture3D* volume = nullptr;
+  ASSERT_EQ(d.device->CreateTexture3D(&volumeDesc, nullptr, &volume), S_OK);
+  {
+    IDXGIResource* volumeResource = nullptr;
+    ASSERT_EQ(volume->QueryInterface(__uuidof(IDXGIResource), reinterpret_cast<void**>(&volumeResource)), S_OK);
+    EXPECT_EQ(volumeResource->GetSharedHandle(&handle), DXGI_ERROR_INVALID_CALL);
+    volumeResource->Release();
+    volume->Release();
+  }
+
   // An NT-handle resource: by name, through OpenSharedResource1 only.
   ID3D11Texture2D* named = sharedTexture(D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 1, 1);
   IDXGIResource1* namedResource = nullptr;

@@ -310,8 +310,13 @@ static HRESULT shareOwned(SharingState& state, sharing::Registry& registry, Obje
     *out = it->second.get();
     return S_OK;
   }
+  // Buffers and single-sampled 2D textures only: the registry's desc and the section's
+  // layout hold nothing else, and a multisampled texture cannot be read back through a
+  // staging copy (host/sharing/README.md). The guest never asks for others.
   uint64_t bytes = 0;
-  if (!contentBytesOf(shape, bytes) || shape.sampleCount != 1) return E_INVALIDARG;
+  if ((!shape.isBuffer() && shape.dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D) || !contentBytesOf(shape, bytes) ||
+      shape.sampleCount != 1)
+    return E_INVALIDARG;
   uint32_t words[sharing::kDescWords];
   descWordsOf(shape, words);
   std::u16string name16;

@@ -13,8 +13,15 @@
 //   * clears, copies, UpdateSubresource(1), resolves, mip generation, discards and
 //     CopyStructureCount: their destination. (Map cannot write a shared resource: sharing
 //     requires DEFAULT usage without CPU access.)
-// A bound output counts as written even where the draw's state masks it (write masks,
-// no pixel shader): an over-approximation that costs a copy, never a lost write.
+// A draw's bound output does not count where the draw's state masks every write to it:
+// render targets with a zero RenderTargetWriteMask, a depth-stencil view with neither
+// depth writes (DepthEnable and DepthWriteMask ALL, a view that is not read-only depth)
+// nor stencil writes (StencilEnable and a non-zero StencilWriteMask, a view that is not
+// read-only stencil). Anything else bound counts as written even when no pixel reaches it
+// (culled, clipped, discarded, failing the depth test), also without a pixel shader or
+// with a zero sample mask, where D3D11 writes no colour but wined3d does (its GL
+// fixed-function fallback; GL ignores the sample mask on single-sampled targets): an
+// over-approximation that costs a copy, never a lost write.
 //
 // Deferred contexts write nothing until their command list runs: what their commands
 // would write is recorded per deferred context (every resource, shared or not yet, since
@@ -46,6 +53,50 @@ void forEachViewResource(View* const* views, UINT count, auto&& visit) {
       resource->Release();
     }
     views[i]->Release();
+  }
+}
+
+// Releases and clears the bound outputs the draw's state masks (see the top).
+void dropMaskedOutputs(ID3D11DeviceContext* context, ID3D11RenderTargetView** targets, ID3D11DepthStencilView** depth) {
+  ID3D11BlendState* blend = nullptr;
+  FLOAT factor[4];
+  UINT sampleMask = ~0u;
+  context->OMGetBlendState(&blend, factor, &sampleMask);
+  D3D11_BLEND_DESC blendDesc{};
+  if (blend) {
+    blend->GetDesc(&blendDesc);
+    blend->Release();
+  }
+  for (UINT i = 0; i < D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
+    if (!targets[i]) continue;
+    // No blend state: the default one, which writes every channel.
+    const UINT8 writeMask = blend ? blendDesc.RenderTarget[blendDesc.IndependentBlendEnable ? i : 0].RenderTargetWriteMask
+                                  : UINT8(D3D11_COLOR_WRITE_ENABLE_ALL);
+    if (!writeMask) {
+      targets[i]->Release();
+      targets[i] = nullptr;
+    }
+  }
+  if (!*depth) return;
+  D3D11_DEPTH_STENCIL_VIEW_DESC viewDesc{};
+  (*depth)->GetDesc(&viewDesc);
+  ID3D11DepthStencilState* state = nullptr;
+  UINT stencilRef = 0;
+  context->OMGetDepthStencilState(&state, &stencilRef);
+  // No state: the default one (depth test and writes on, stencil off).
+  D3D11_DEPTH_STENCIL_DESC desc{};
+  desc.DepthEnable = TRUE;
+  desc.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ALL;
+  if (state) {
+    state->GetDesc(&desc);
+    state->Release();
+  }
+  const bool depthWrites = desc.DepthEnable && desc.DepthWriteMask == D3D11_DEPTH_WRITE_MASK_ALL &&
+                           !(viewDesc.Flags & D3D11_DSV_READ_ONLY_DEPTH);
+  const bool stencilWrites = desc.StencilEnable && desc.StencilWriteMask && !(viewDesc.Flags & D3D11_DSV_READ_ONLY_STENCIL);
+  if (!depthWrites && !stencilWrites) {
+    (*depth)->Release();
+    *depth = nullptr;
   }
 }
 
@@ -113,6 +164,7 @@ void Executor::noteBoundOutputWrites(ObjectId self, ID3D11DeviceContext* context
     const bool wantUavs = bind & D3D11_BIND_UNORDERED_ACCESS;
     context->OMGetRenderTargetsAndUnorderedAccessViews(D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT, targets, &depth, 0,
                                                        wantUavs ? uavSlots : 0, wantUavs ? uavs : nullptr);
+    dropMaskedOutputs(context, targets, &depth);
     forEachViewResource(targets, D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT, visit);
     forEachViewResource(&depth, 1, visit);
     if (wantUavs) forEachViewResource(uavs, uavSlots, visit);

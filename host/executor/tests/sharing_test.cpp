@@ -303,6 +303,39 @@ float4 ps() : SV_Target { return float4(1, 0, 1, 1); }
   EXPECT_EQ(copies(idleHandle), idleBefore);
   creator.afterBatch();
   EXPECT_EQ(creator.texel(drawn), rgba(1, 0, 1));
+
+  // A target the blend state masks (RenderTargetWriteMask 0) is no write: nothing is
+  // copied, and the creator's clear stays.
+  creator.clear(creator.renderTarget(drawn), 0, 1, 0);
+  creator.flush();
+  c.afterBatch();
+  EXPECT_EQ(c.texel(target), rgba(0, 1, 0));
+  D3D11_BLEND_DESC blendDesc = {};
+  blendDesc.RenderTarget[0].SrcBlend = blendDesc.RenderTarget[0].SrcBlendAlpha = D3D11_BLEND_ONE;
+  blendDesc.RenderTarget[0].DestBlend = blendDesc.RenderTarget[0].DestBlendAlpha = D3D11_BLEND_ZERO;
+  blendDesc.RenderTarget[0].BlendOp = blendDesc.RenderTarget[0].BlendOpAlpha = D3D11_BLEND_OP_ADD;
+  blendDesc.RenderTarget[0].RenderTargetWriteMask = 0;
+  const protocol::ObjectId masked = c.h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBlendState(c.h.w(), c.device, &blendDesc, masked));
+  const FLOAT factor[4] = {1, 1, 1, 1};
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_OMSetBlendState(c.h.w(), c.context, masked, factor, ~0u));
+  c.h.runOk();
+  const uint64_t maskedBefore = copies(drawnHandle);
+  auto drawAndFlush = [&] {
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Draw(c.h.w(), c.context, 3, 0));
+    c.h.runOk();
+    c.flush();
+  };
+  drawAndFlush();
+  EXPECT_EQ(copies(drawnHandle), maskedBefore) << "RenderTargetWriteMask 0";
+  EXPECT_EQ(c.texel(target), rgba(0, 1, 0)) << "the masked draw changed the target";
+  // The default blend state back: written again.
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_OMSetBlendState(c.h.w(), c.context, 0, factor, ~0u));
+  c.h.runOk();
+  drawAndFlush();
+  EXPECT_EQ(copies(drawnHandle), maskedBefore + 1);
+  creator.afterBatch();
+  EXPECT_EQ(creator.texel(drawn), rgba(1, 0, 1));
 }
 #endif
 
