@@ -195,6 +195,69 @@ TEST(NeptuneRuntime, StagingMapsOfKnownContentsWaitForNothing) {
   EXPECT_EQ(device->Release(), 0u);
 }
 
+// More than the first bulk region (64 MiB, Runtime::defaultGeometry) in one command: a
+// texture's initial data and an UpdateSubresource of 72 MiB each. The command stream asks
+// the host for another region (GuestConnection::grow_bulk); the readback, larger than
+// region 0 too, comes through the ring's own reply region. Every byte is compared.
+TEST(NeptuneRuntime, UploadsLargerThanTheFirstBulkRegionArriveWhole) {
+  D3D11Under& under = D3D11Under::get();
+  if (!under.neptune())
+    GTEST_SKIP() << "Neptune only";
+  ID3D11Device* device = nullptr;
+  ID3D11DeviceContext* context = nullptr;
+  ASSERT_EQ(under.createDevice(&device, &context), S_OK);
+  const UINT width = 4096, height = 4608;   // 72 MiB of 4-byte texels
+  const uint64_t bytes = uint64_t(width) * height * 4;
+  ASSERT_GT(bytes, uint64_t(64) << 20);
+  auto pattern = [&](uint32_t seed) {
+    std::vector<uint32_t> texels(size_t(width) * height);
+    uint32_t x = seed;
+    for (uint32_t& t : texels) {
+      x = x * 1664525u + 1013904223u;
+      t = x;
+    }
+    return texels;
+  };
+  D3D11_TEXTURE2D_DESC desc = { width, height, 1, 1, DXGI_FORMAT_R8G8B8A8_UINT, { 1, 0 }, D3D11_USAGE_DEFAULT,
+                                D3D11_BIND_SHADER_RESOURCE, 0, 0 };
+  D3D11_TEXTURE2D_DESC stagingDesc = desc;
+  stagingDesc.Usage = D3D11_USAGE_STAGING;
+  stagingDesc.BindFlags = 0;
+  stagingDesc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+  ID3D11Texture2D* staging = nullptr;
+  ASSERT_EQ(device->CreateTexture2D(&stagingDesc, nullptr, &staging), S_OK);
+  auto readBackEquals = [&](ID3D11Texture2D* texture, const std::vector<uint32_t>& expected) {
+    context->CopyResource(staging, texture);
+    D3D11_MAPPED_SUBRESOURCE mapped = {};
+    if (context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped) != S_OK)
+      return false;
+    bool same = mapped.RowPitch >= width * 4;
+    for (UINT row = 0; same && row < height; row++)
+      same = std::memcmp(static_cast<const uint8_t*>(mapped.pData) + size_t(row) * mapped.RowPitch,
+                         expected.data() + size_t(row) * width, size_t(width) * 4) == 0;
+    context->Unmap(staging, 0);
+    return same;
+  };
+
+  const uint64_t bulkBefore = statisticsOf(device).bulkBytes;
+  std::vector<uint32_t> first = pattern(1);
+  D3D11_SUBRESOURCE_DATA init = { first.data(), width * 4, 0 };
+  ID3D11Texture2D* texture = nullptr;
+  ASSERT_EQ(device->CreateTexture2D(&desc, &init, &texture), S_OK);
+  EXPECT_TRUE(readBackEquals(texture, first)) << "initial data larger than region 0";
+
+  std::vector<uint32_t> second = pattern(2);
+  context->UpdateSubresource(texture, 0, nullptr, second.data(), width * 4, 0);
+  EXPECT_TRUE(readBackEquals(texture, second)) << "an UpdateSubresource larger than region 0";
+  EXPECT_GE(statisticsOf(device).bulkBytes - bulkBefore, 2 * bytes) << "both went through bulk memory";
+  EXPECT_EQ(device->GetDeviceRemovedReason(), S_OK);
+
+  texture->Release();
+  staging->Release();
+  context->Release();
+  EXPECT_EQ(device->Release(), 0u);
+}
+
 // A large DYNAMIC buffer's map memory is write-watched: an Unmap sends the pages the
 // application wrote during that map, not the whole buffer (NO_OVERWRITE appends to a
 // 1 MiB vertex buffer cost a page each, not a megabyte), and the GPU sees every byte.
