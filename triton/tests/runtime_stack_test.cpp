@@ -87,7 +87,7 @@ long long roundTripsOf(const Loaded& loaded, int frames) {
     }
   }
   std::string added;
-  for (int attempt = 0; attempt < 100; ++attempt) {   // the line is written at destruction
+  for (int attempt = 0; attempt < 500; ++attempt) {   // the line is written at destruction
     added = readLog().substr(before.size());
     if (added.find("destroyed:") != std::string::npos)
       break;

@@ -85,7 +85,7 @@ void presentFrames(ID3D11Device* device, ID3D11DeviceContext* context, IDXGISwap
   EXPECT_EQ(presents, presentsBefore + 4);
   finish(device, context);
   std::string log;
-  for (int attempt = 0; attempt < 300; ++attempt) {   // the server's log reaches the file a little later
+  for (int attempt = 0; attempt < 1000; ++attempt) {   // the server's log reaches the file a little later
     log = apiServer().log().substr(before.size());
     if (std::count(log.begin(), log.end(), '\n') >= 4 && log.find(expectedLine(colours[3], intervals[3])) != std::string::npos)
       break;
