@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "external_transport.h"
 #include "log.h"
 #include "npt/protocol/control.h"
 #include "npt/protocol/wire.h"
@@ -102,6 +103,16 @@ HRESULT Runtime::acquire(Runtime** out) {
   return S_OK;
 }
 
+HRESULT Runtime::attachExternal(std::unique_ptr<transport::GuestConnection> connection) {
+  std::lock_guard<std::mutex> lock(g_runtimeMutex);
+  if (g_runtime)
+    return E_FAIL;
+  g_runtime = new Runtime(std::move(connection));
+  g_runtime->queryHostInfo();
+  NPT_INFO("using an external transport (wake mode %s)", g_runtime->m_connection->wake_mode());
+  return S_OK;
+}
+
 void Runtime::installForTesting(std::unique_ptr<transport::GuestConnection> connection) {
   std::lock_guard<std::mutex> lock(g_runtimeMutex);
   delete g_runtime;
@@ -192,4 +203,36 @@ void Runtime::releasePushSlot(uint32_t slot) {
   m_quarantinedPushSlots.push_back(slot);
 }
 
+}
+
+namespace {
+
+// The external transport's two functions, as the transport's GuestChannel.
+class ExternalChannel final : public npt::transport::GuestChannel {
+public:
+  explicit ExternalChannel(const NptExternalTransport& t) : m_transport(t) {}
+  void doorbell(uint32_t* word) override { m_transport.doorbell(m_transport.context, word); }
+  bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
+    return m_transport.block(m_transport.context, word, expected, timeout_us) != 0;
+  }
+
+private:
+  NptExternalTransport m_transport;
+};
+
+}
+
+// Triton's kernel transport (triton/kernel/CONTRACT.md) hands the process's connection
+// over here before it creates its first device on this runtime.
+extern "C" __declspec(dllexport) long NptAttachExternalTransport(const NptExternalTransport* transport) {
+  if (!transport || transport->struct_size < sizeof(NptExternalTransport) ||
+      transport->version != kNptExternalTransportVersion || !transport->shared_base || !transport->doorbell ||
+      !transport->block)
+    return E_INVALIDARG;
+  std::unique_ptr<npt::transport::GuestConnection> connection;
+  if (npt::transport::GuestConnection::attach(transport->shared_base, size_t(transport->shared_size),
+                                              std::make_unique<ExternalChannel>(*transport), &connection) !=
+      npt::transport::kOk)
+    return E_INVALIDARG;
+  return npt::guest::Runtime::attachExternal(std::move(connection));
 }

@@ -25,6 +25,9 @@ public:
   // HRESULT (callers map it to their API's documented one) and one readable log line;
   // a later call tries again.
   static HRESULT acquire(Runtime** out);
+  // A connection someone else made (Triton's kernel transport: external_transport.h):
+  // the process's runtime uses it instead of NPT_SERVER. E_FAIL if the runtime exists.
+  static HRESULT attachExternal(std::unique_ptr<transport::GuestConnection> connection);
   // In-process tests: use a connection attached to memory a test host laid out.
   static void installForTesting(std::unique_ptr<transport::GuestConnection> connection);
   static void shutdownForTesting();

@@ -9,7 +9,7 @@ mkdir -p "$out"
 "$cxx" -std=c++20 -O0 -shared -static -static-libgcc -static-libstdc++ \
   -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror \
   -DWIN32_LEAN_AND_MEAN -DNOMINMAX -D_WIN32_WINNT=0x0A00 -Wl,--enable-stdcall-fixup \
-  -I"$root/triton/include" -I"$root/dxbc/include" -I"$root/dxbc/asm/include" -I"$root/guest/core" \
+  -I"$root/triton/include" -I"$root/dxbc/include" -I"$root/dxbc/asm/include" -I"$root/guest/core" -I"$root/transport/include" -I"$root/triton/kernel/include" \
   "$root"/triton/driver/src/*.cpp "$root"/dxbc/src/*.cpp "$root"/dxbc/asm/src/*.cpp "$root/triton/driver/triton.def" \
   -o "$out/triton_umd_x86.dll" -ldxguid
 headers=$("$objdump" -p "$out/triton_umd_x86.dll")

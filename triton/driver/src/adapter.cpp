@@ -7,6 +7,7 @@
 
 #include "device.h"
 #include "entries.h"
+#include "kernel_transport.h"
 #include "log.h"
 
 namespace triton::driver {
@@ -15,8 +16,19 @@ namespace ddi = triton::ddi;
 
 Adapter::Adapter(const ddi::D3D10DDIARG_OPENADAPTER&) {}
 
+Adapter::~Adapter() {
+  // Once the kernel transport's owner device is gone, its memory may be too: the probe's
+  // target objects are left alone rather than released into it.
+  if (kernel_transport::closed())
+    (void)probe_.release();
+}
+
 TargetDevice* Adapter::probe() {
   std::lock_guard<std::mutex> lock(mutex_);
+  // With the kernel transport, the target can be reached only once a device made the
+  // process's context (its callbacks are the way to the kernel), and never after it closed.
+  if (kernel_transport::selected() && !kernel_transport::open())
+    return kernel_transport::closed() ? nullptr : probe_.get();
   if (!probed_) {
     probed_ = true;
     const D3D_FEATURE_LEVEL levels[] = {D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_11_0,
@@ -30,7 +42,7 @@ TargetDevice* Adapter::probe() {
 int Adapter::highestPipelineLevel() {
   TargetDevice* target = probe();
   if (!target)
-    return -1;
+    return awaitingKernelContext() ? int(ddi::D3D11_1DDI_3DPIPELINELEVEL_11_1) : -1;
   switch (target->featureLevel()) {
     case D3D_FEATURE_LEVEL_10_0: return ddi::D3D11DDI_3DPIPELINELEVEL_10_0;
     case D3D_FEATURE_LEVEL_10_1: return ddi::D3D11DDI_3DPIPELINELEVEL_10_1;
@@ -39,6 +51,8 @@ int Adapter::highestPipelineLevel() {
       return target->featureLevel() >= D3D_FEATURE_LEVEL_11_1 ? int(ddi::D3D11_1DDI_3DPIPELINELEVEL_11_1) : -1;
   }
 }
+
+bool awaitingKernelContext() { return kernel_transport::selected() && !kernel_transport::open() && !kernel_transport::closed(); }
 
 bool featureLevelForPipelineLevel(UINT level, D3D_FEATURE_LEVEL* out) {
   switch (level) {
@@ -57,12 +71,12 @@ constexpr UINT kMaxSupportedVersions = 4;
 // Interface versions Triton implements, newest first, if the target allows them.
 UINT supportedVersions(Adapter& adapter, UINT64* out) {
   TargetDevice* target = adapter.probe();
-  if (!target)
+  if (!target && !awaitingKernelContext())
     return 0;
   UINT count = 0;
   // WDDM 1.3 is the 11.1 table plus tiled resources and markers, both reported absent
   // through GetCaps (ddi_wddm1_3.cpp): it needs what 11.1 needs.
-  if (target->device1()) {
+  if (!target || target->device1()) {
     out[count++] = ddi::D3DWDDM1_3_DDI_SUPPORTED;
     out[count++] = ddi::D3D11_1_DDI_SUPPORTED;
   }
@@ -114,6 +128,12 @@ HRESULT TRITON_APIENTRY createDevice(ddi::D3D10DDI_HADAPTER hAdapter, ddi::D3D10
   }
   if (!args->p11UMCallbacks || !args->p11UMCallbacks->pfnSetErrorCb)
     return E_INVALIDARG;
+  // The kernel transport: the first device makes the process's context through its
+  // callbacks before any target device exists (kernel_transport.h).
+  if (kernel_transport::selected()) {
+    if (HRESULT hr = kernel_transport::connect(args->pKTCallbacks, args->hRTDevice); FAILED(hr))
+      return hr;
+  }
   std::unique_ptr<TargetDevice> target;
   HRESULT hr = createTargetDevice(&level, 1, target);
   if (FAILED(hr))

@@ -15,6 +15,7 @@ namespace triton::driver {
 class Adapter {
 public:
   explicit Adapter(const triton::ddi::D3D10DDIARG_OPENADAPTER& args);
+  ~Adapter();
 
   // The probe device, or nullptr if the target cannot create one.
   TargetDevice* probe();
@@ -30,6 +31,11 @@ private:
 inline Adapter* adapterOf(triton::ddi::D3D10DDI_HADAPTER handle) {
   return static_cast<Adapter*>(handle.pDrvPrivate);
 }
+
+// The kernel transport is selected and no device made the process's context yet: the
+// probe cannot exist, so versions and pipeline levels are what the Neptune guest runtime
+// offers (every interface Triton lists, level 11_1); a level the host lacks fails at CreateDevice.
+bool awaitingKernelContext();
 
 // Feature level of a D3D11DDI_3DPIPELINELEVEL (false for levels Triton does not serve).
 bool featureLevelForPipelineLevel(UINT level, D3D_FEATURE_LEVEL* out);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "entries.h"
+#include "kernel_transport.h"
 #include "log.h"
 #include "translate.h"
 
@@ -206,7 +207,11 @@ void TRITON_APIENTRY destroyDevice(ddi::D3D10DDI_HDEVICE hDevice) {
                  static_cast<unsigned long long>(s.finished), static_cast<unsigned>(s.finishingThreads.size()),
                  s.recordingAtMost, static_cast<unsigned long long>(s.executed));
   }
+  const bool immediate = !deviceOf(hDevice)->isDeferred();
+  const ddi::D3D10DDI_HRTDEVICE runtimeDevice = deviceOf(hDevice)->runtimeDevice();
   destroyObject<Device>(hDevice.pDrvPrivate);
+  if (immediate)
+    kernel_transport::deviceDestroyed(runtimeDevice);
 }
 
 // Triton keeps no pointer into the runtime's table, so a moved table needs nothing.

@@ -39,31 +39,38 @@ private:
 
 using CreateDeviceFn = decltype(&D3D11CreateDevice);
 
-// The module stays loaded for the life of the process: devices may outlive any one
-// adapter, and unloading a D3D11 implementation under live objects is never safe.
 CreateDeviceFn targetCreateDevice() {
   static CreateDeviceFn function = []() -> CreateDeviceFn {
-    const char* path = std::getenv("TRITON_TARGET_D3D11");
-    if (!path || !*path)
-      path = "d3d11.dll";
-    HMODULE module = LoadLibraryA(path);
-    if (!module) {
-      TRITON_LOG(Error, "cannot load the target D3D11 implementation '%s' (error %lu)", path,
-                 GetLastError());
+    HMODULE module = targetModule();
+    if (!module)
       return nullptr;
-    }
     auto fn = reinterpret_cast<CreateDeviceFn>(
         reinterpret_cast<void*>(GetProcAddress(module, "D3D11CreateDevice")));
     if (!fn)
-      TRITON_LOG(Error, "'%s' exports no D3D11CreateDevice", path);
-    else
-      TRITON_LOG(Info, "target D3D11 implementation: %s", path);
+      TRITON_LOG(Error, "the target D3D11 implementation exports no D3D11CreateDevice");
     return fn;
   }();
   return function;
 }
 
 }  // namespace
+
+// The module stays loaded for the life of the process: devices may outlive any one
+// adapter, and unloading a D3D11 implementation under live objects is never safe.
+HMODULE targetModule() {
+  static HMODULE module = []() -> HMODULE {
+    const char* path = std::getenv("TRITON_TARGET_D3D11");
+    if (!path || !*path)
+      path = "d3d11.dll";
+    HMODULE loaded = LoadLibraryA(path);
+    if (!loaded)
+      TRITON_LOG(Error, "cannot load the target D3D11 implementation '%s' (error %lu)", path, GetLastError());
+    else
+      TRITON_LOG(Info, "target D3D11 implementation: %s", path);
+    return loaded;
+  }();
+  return module;
+}
 
 HRESULT createTargetDevice(const D3D_FEATURE_LEVEL* levels, UINT levelCount,
                            std::unique_ptr<TargetDevice>& out) {

@@ -6,6 +6,7 @@
 // under a name of its own (inside a Windows guest, "d3d11.dll" is Microsoft's runtime,
 // which is what loads Triton).
 
+#include <windows.h>
 #include <d3d11_1.h>
 
 #include <memory>
@@ -21,6 +22,10 @@ public:
   virtual ID3D11DeviceContext1* context1() = 0;      // null if the target lacks D3D11.1
   virtual D3D_FEATURE_LEVEL featureLevel() = 0;
 };
+
+// The target d3d11 module (TRITON_TARGET_D3D11, default d3d11.dll), loaded on first use
+// and kept; null if it cannot be loaded.
+HMODULE targetModule();
 
 // Creates a device at the highest of the given feature levels the target reaches.
 HRESULT createTargetDevice(const D3D_FEATURE_LEVEL* levels, UINT levelCount,

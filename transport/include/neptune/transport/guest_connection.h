@@ -79,6 +79,10 @@ public:
   // The raw shared memory, for diagnostics and for tests that play a hostile guest.
   uint8_t* shared_base() const { return m_base; }
   void set_options(const GuestOptions& options) { m_options = options; }
+  // How this connection wakes the host and blocks: for a kernel-side stand-in that made
+  // the connection and forwards another user of the same memory's doorbells and waits
+  // (triton/kernel's fake kernel).
+  GuestChannel& channel() { return *m_channel; }
 
   // Fire-and-forget command. Spans larger than the ring allows go out of line.
   Status submit(uint32_t ring, const void* span, size_t size) {
