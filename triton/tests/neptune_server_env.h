@@ -41,9 +41,11 @@ public:
     return text;
   }
   void SetUp() override {
-    const char* bin = std::getenv("NPT_SERVER_BIN");
-    const char* target = std::getenv("NPT_TEST_D3D11");
-    ASSERT_TRUE(bin && target) << "NPT_SERVER_BIN and NPT_TEST_D3D11 must be set";
+    // Copies: the _putenv calls below may move what getenv pointed at.
+    const char* binEnv = std::getenv("NPT_SERVER_BIN");
+    const char* targetEnv = std::getenv("NPT_TEST_D3D11");
+    ASSERT_TRUE(binEnv && targetEnv) << "NPT_SERVER_BIN and NPT_TEST_D3D11 must be set";
+    const std::string bin = binEnv, target = targetEnv;
     char temp[MAX_PATH];
     GetTempPathA(sizeof(temp), temp);
     const std::string socket = std::string(temp) + name_ + "-" + std::to_string(GetCurrentProcessId());

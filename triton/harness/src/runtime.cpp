@@ -39,6 +39,10 @@ HRESULT TRITON_CALLBACK presentCallback(HANDLE hDevice, ddi::DXGIDDICB_PRESENT* 
   return S_OK;
 }
 
+// A test's own kernel side (setKernelCallbackOverrides).
+std::mutex overrideMutex;
+ddi::D3DDDI_DEVICECALLBACKS kernelOverrides{};
+
 // The kernel side of shared resources (runtime.h).
 std::mutex kernelMutex;
 std::map<ddi::D3DKMT_HANDLE, KernelResource> kernelResources;
@@ -172,6 +176,11 @@ ddi::D3D11_1DDIARG_SIGNATURE_ENTRY2 entry11_1(const dxbc::DdiSignatureEntry& e) 
 }  // namespace
 
 long unexpectedCallbackCount() { return InterlockedCompareExchange(&unexpectedCallbacks, 0, 0); }
+
+void setKernelCallbackOverrides(const ddi::D3DDDI_DEVICECALLBACKS* overrides) {
+  std::lock_guard<std::mutex> lock(overrideMutex);
+  kernelOverrides = overrides ? *overrides : ddi::D3DDDI_DEVICECALLBACKS{};
+}
 
 bool kernelResourceOf(const Resource& resource, KernelResource* out) {
   std::lock_guard<std::mutex> lock(kernelMutex);
@@ -322,6 +331,14 @@ void Device::fillCallbacks() {
   fillWith(kernelCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
   kernelCallbacks_.pfnAllocateCb = allocateCallback;
   kernelCallbacks_.pfnDeallocateCb = deallocateCallback;
+  {
+    std::lock_guard<std::mutex> lock(overrideMutex);
+    const auto overrides = tableEntries(kernelOverrides);
+    auto* slots = reinterpret_cast<const void**>(&kernelCallbacks_);
+    for (size_t i = 0; i < overrides.size(); ++i)
+      if (overrides[i])
+        slots[i] = overrides[i];
+  }
   fillWith(dxgiCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
   dxgiCallbacks_.pfnPresentCb = presentCallback;
 }

@@ -108,6 +108,11 @@ struct KernelResource {
 bool kernelResourceOf(const Resource& resource, KernelResource* out);
 size_t kernelResourceCount();
 
+// A test that plays the kernel itself (triton/kernel's fake kernel): the non-null members
+// of *overrides replace the harness's kernel-thunk callbacks in devices created from now
+// on; null restores the harness's own. Calls to them are not "unexpected".
+void setKernelCallbackOverrides(const ddi::D3DDDI_DEVICECALLBACKS* overrides);
+
 class DeferredContext;
 
 class Device {
