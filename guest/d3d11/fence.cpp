@@ -166,6 +166,10 @@ HRESULT STDMETHODCALLTYPE Fence::CreateSharedHandle(const SECURITY_ATTRIBUTES* a
   *handle = nullptr;
   if (!(m_flags & D3D11_FENCE_FLAG_SHARED))
     return E_INVALIDARG;
+  // Documented: "currently the only value this parameter accepts is GENERIC_ALL"; an
+  // invalid parameter is DXGI_ERROR_INVALID_CALL.
+  if (access != GENERIC_ALL)
+    return DXGI_ERROR_INVALID_CALL;
   UINT64 registryValue = 0;
   {
     std::lock_guard<std::mutex> lock(m_mutex);

@@ -967,6 +967,10 @@ TEST_F(Sharing, ASharedFenceLivesWhileAHandleIsOpen) {
   ID3D11Fence* fence = nullptr;
   ASSERT_EQ(d.device->CreateFence(3, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
   HANDLE first = nullptr, second = nullptr;
+  // A fence's handle takes GENERIC_ALL only (documented).
+  EXPECT_EQ(fence->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE, nullptr, &first),
+            DXGI_ERROR_INVALID_CALL);
+  EXPECT_EQ(first, nullptr);
   ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &first), S_OK);
   ASSERT_EQ(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &second), S_OK);
   EXPECT_NE(first, second);
