@@ -110,6 +110,27 @@ HRESULT nameError(DWORD error) {
   }
 }
 
+// The section's own rights for generic ones (the file-mapping generic mapping): a handle
+// duplicated with rights the runtime's handle holds needs no second access check (Wine
+// checks generic bits against the security descriptor again).
+DWORD sectionRights(DWORD access) {
+  DWORD rights = access & ~(GENERIC_READ | GENERIC_WRITE | GENERIC_EXECUTE | GENERIC_ALL);
+  if (access & GENERIC_READ) rights |= STANDARD_RIGHTS_READ | SECTION_QUERY | SECTION_MAP_READ;
+  if (access & GENERIC_WRITE) rights |= STANDARD_RIGHTS_WRITE | SECTION_MAP_WRITE;
+  if (access & GENERIC_EXECUTE) rights |= STANDARD_RIGHTS_EXECUTE | SECTION_MAP_EXECUTE;
+  if (access & GENERIC_ALL) rights |= SECTION_ALL_ACCESS;
+  return rights;
+}
+
+// The application's security descriptor (its DACL) on the object, through ntdll's
+// NtSetSecurityObject (looked up at run time, as NtQueryObject).
+bool applySecurity(HANDLE object, PSECURITY_DESCRIPTOR descriptor) {
+  using NtSetSecurityObjectFn = LONG(WINAPI*)(HANDLE, SECURITY_INFORMATION, PSECURITY_DESCRIPTOR);
+  static const NtSetSecurityObjectFn set = reinterpret_cast<NtSetSecurityObjectFn>(
+      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "NtSetSecurityObject")));
+  return set && set(object, DACL_SECURITY_INFORMATION, descriptor) >= 0;
+}
+
 }  // namespace
 
 HRESULT createSharedHandle(uint64_t registryValue, const SECURITY_ATTRIBUTES* attributes, DWORD access, LPCWSTR name,
@@ -117,12 +138,12 @@ HRESULT createSharedHandle(uint64_t registryValue, const SECURITY_ATTRIBUTES* at
   *handle = nullptr;
   if (name && wcslen(name) > MAX_PATH)
     return DXGI_ERROR_INVALID_CALL;
-  // The security descriptor is the object's; inheritance is the application's handle's.
-  SECURITY_ATTRIBUTES objectAttributes = {sizeof(objectAttributes), attributes ? attributes->lpSecurityDescriptor : nullptr,
-                                          FALSE};
+  // Created with the default security descriptor, so that the runtime's own handle and
+  // the duplicates below are granted whatever the application's descriptor says (Windows
+  // grants a creator its access; Wine checks a new object's descriptor); that descriptor is
+  // applied once the object is written. Inheritance is the application's handle's.
   SetLastError(ERROR_SUCCESS);
-  HANDLE object = CreateFileMappingW(INVALID_HANDLE_VALUE, &objectAttributes, PAGE_READWRITE, 0, kSharedHandleObjectBytes,
-                                     name);
+  HANDLE object = CreateFileMappingW(INVALID_HANDLE_VALUE, nullptr, PAGE_READWRITE, 0, kSharedHandleObjectBytes, name);
   const DWORD error = GetLastError();
   if (!object || error == ERROR_ALREADY_EXISTS) {
     if (object)
@@ -141,10 +162,16 @@ HRESULT createSharedHandle(uint64_t registryValue, const SECURITY_ATTRIBUTES* at
   // The application's handle grants what it asked for (DXGI_SHARED_RESOURCE_READ is
   // GENERIC_READ, _WRITE is 1, GENERIC_ALL everything), mapped onto the section's rights.
   const BOOL inherit = attributes && attributes->bInheritHandle;
-  if (!DuplicateHandle(GetCurrentProcess(), object, GetCurrentProcess(), handle, access, inherit, 0)) {
+  if (!DuplicateHandle(GetCurrentProcess(), object, GetCurrentProcess(), handle, sectionRights(access), inherit, 0)) {
     CloseHandle(object);
     *handle = nullptr;
     return E_OUTOFMEMORY;
+  }
+  if (attributes && attributes->lpSecurityDescriptor && !applySecurity(object, attributes->lpSecurityDescriptor)) {
+    CloseHandle(*handle);
+    CloseHandle(object);
+    *handle = nullptr;
+    return DXGI_ERROR_INVALID_CALL;   // a descriptor the object manager refuses
   }
   keeper().add(object, std::move(keep));
   return S_OK;

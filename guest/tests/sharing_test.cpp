@@ -6,6 +6,7 @@
 //   NPT_TEST_D3D11   our d3d11.dll        NPT_SERVER_BIN   the server to start
 #include <windows.h>
 #include <d3d11_4.h>
+#include <sddl.h>
 
 #include <gtest/gtest.h>
 
@@ -927,6 +928,22 @@ TEST_F(Sharing, NtHandlesAreKernelHandles) {
   EXPECT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, eventName.c_str(), &again), kNameAlreadyExists);
   EXPECT_EQ(resource->CreateSharedHandle(nullptr, GENERIC_ALL, L"npt-no-such-directory\\x", &again), DXGI_ERROR_INVALID_CALL);
   CloseHandle(event);
+  // A security descriptor whose DACL grants nobody anything: the creator's handle works,
+  // opening by name is refused (E_ACCESSDENIED, as documented for OpenSharedResourceByName).
+  PSECURITY_DESCRIPTOR nobody = nullptr;
+  ASSERT_TRUE(ConvertStringSecurityDescriptorToSecurityDescriptorW(L"D:", SDDL_REVISION_1, &nobody, nullptr));
+  SECURITY_ATTRIBUTES locked = {sizeof(locked), nobody, FALSE};
+  const std::wstring lockedName = wideName + L"-locked";
+  HANDLE lockedHandle = nullptr;
+  ASSERT_EQ(resource->CreateSharedHandle(&locked, GENERIC_ALL, lockedName.c_str(), &lockedHandle), S_OK);
+  LocalFree(nobody);
+  void* refused = reinterpret_cast<void*>(1);
+  EXPECT_EQ(d.device->OpenSharedResourceByName(lockedName.c_str(), DXGI_SHARED_RESOURCE_READ, __uuidof(ID3D11Texture2D),
+                                               &refused),
+            E_ACCESSDENIED);
+  EXPECT_EQ(refused, nullptr);
+  EXPECT_EQ(entryOf(lockedHandle), entryOf(all)) << "the creator's own handle still resolves";
+  EXPECT_TRUE(CloseHandle(lockedHandle));
 
   // A duplicate is a handle like any other.
   HANDLE duplicate = nullptr;
