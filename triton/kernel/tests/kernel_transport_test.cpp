@@ -200,6 +200,18 @@ int renderChild(const std::string& mode, const std::string& out) {
       return 1;
     }
     ok = renderFrames(adapter, frames, error);
+    // The owner device is gone, and with it the context: no later device reaches the
+    // guest runtime again (CONTRACT.md, "Lifetime").
+    if (ok && kernel) {
+      harness::Device later;
+      const UINT version = harness::runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM);
+      if (SUCCEEDED(later.create(adapter, ddi::D3D11_1_DDI_INTERFACE_VERSION, version,
+                                 ddi::D3D11DDI_3DPIPELINELEVEL_11_0)) ||
+          !adapter.supportedVersions().empty()) {
+        ok = false;
+        error = "a device was created after the owner of the kernel context was destroyed";
+      }
+    }
   }
   if (!ok) {
     std::fprintf(stderr, "%s: %s\n", mode.c_str(), error.c_str());
