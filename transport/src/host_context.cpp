@@ -283,11 +283,8 @@ size_t HostContext::process(size_t budget) {
   return done;
 }
 
-const uint8_t* HostContext::window_bytes(RingState& r, uint32_t ring, uint64_t need) {
+const uint8_t* HostContext::copy_window(RingState& r, uint32_t ring, uint64_t need) {
   const uint64_t size = m_geometry.ring_size;
-  if (m_window_ring == ring && r.tail >= m_window_begin && r.tail <= m_window_end &&
-      need <= m_window_end - r.tail)
-    return m_scratch.get() + (r.tail - m_window_begin);
   // Copy from the tail on: at least `need` bytes, up to kCopyWindow, never past the head
   // read last or the end of the ring. One memcpy for a batch of small records costs far
   // less than one per record, and every check below reads the private copy.
@@ -382,7 +379,16 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
     }
     const uint8_t* src = record + sizeof(RecordHeader);
 
-    if (kind == RecordKind::Data) {
+    if (kind == RecordKind::Data && h.aux == 0) {
+      // Most commands want no reply: dispatched here, without execute()'s reply handling.
+      r.tail += total;
+      const bool ok = m_dispatcher->dispatch(index, src, payload, nullptr);
+      r.executed++;
+      if (!ok) {
+        make_fatal(FatalReason::DispatchFailed);
+        break;
+      }
+    } else if (kind == RecordKind::Data) {
       r.tail += total;
       if (!execute(index, src, payload, h.aux))
         break;

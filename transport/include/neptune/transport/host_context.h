@@ -139,7 +139,14 @@ private:
   size_t run_ring(uint32_t index, size_t budget);
   // The next `need` bytes of ring from its tail on, in the private copy (copying a new
   // window when they are not there yet); null when fewer are published.
-  const uint8_t* window_bytes(RingState& ring, uint32_t index, uint64_t need);
+  // Inline: most records lie in the window copied for an earlier one, and this runs per record.
+  const uint8_t* window_bytes(RingState& ring, uint32_t index, uint64_t need) {
+    if (m_window_ring == index && ring.tail >= m_window_begin && ring.tail <= m_window_end &&
+        need <= m_window_end - ring.tail)
+      return m_scratch.get() + (ring.tail - m_window_begin);
+    return copy_window(ring, index, need);
+  }
+  const uint8_t* copy_window(RingState& ring, uint32_t index, uint64_t need);
   bool execute(uint32_t ring, const uint8_t* span, size_t size, uint32_t aux);
   bool control(uint32_t ring, const ControlRequest& request, uint32_t aux);
   // Creates region memory through the provider within the bulk limit; 0 and *why on refusal.
