@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "server_launch_win32.h"
 #include "triton/harness/runtime.h"
 
 namespace triton::test {
@@ -24,14 +25,7 @@ namespace {
 namespace ddi = triton::ddi;
 namespace harness = triton::harness;
 
-std::string windowsPath(std::string path) {
-  if (!path.empty() && path[0] == '/')
-    path = "Z:" + path;
-  for (char& c : path)
-    if (c == '/')
-      c = '\\';
-  return path;
-}
+using npt::testing::windowsPath;
 
 std::string driverPath() {
   const char* env = std::getenv("TRITON_DRIVER");
@@ -48,60 +42,19 @@ public:
     if (!binEnv || !targetEnv)
       return false;
     const std::string bin = binEnv, target = targetEnv;
-    char temp[MAX_PATH];
-    GetTempPathA(sizeof(temp), temp);
-    socket_ = std::string(temp) + "triton-present-test-" + std::to_string(GetCurrentProcessId());
-    log_ = socket_ + ".log";
-    SECURITY_ATTRIBUTES inherit{sizeof(inherit), nullptr, TRUE};
-    HANDLE log = CreateFileA(log_.c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, CREATE_ALWAYS,
-                             FILE_ATTRIBUTE_NORMAL, nullptr);
-    _putenv_s("NPT_PRESENT_LOG", "1");
-    std::string cmd = "\"" + windowsPath(bin) + "\" --socket \"" + socket_ + "\"";
-    STARTUPINFOA si{};
-    si.cb = sizeof(si);
-    si.dwFlags = STARTF_USESTDHANDLES;
-    si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
-    si.hStdOutput = log;
-    si.hStdError = log;
-    const BOOL started = CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &process_);
-    CloseHandle(log);
-    _putenv_s("NPT_PRESENT_LOG", "");
-    if (!started)
+    npt::testing::ServerProcess::Options options;
+    options.name = "triton-present-test";
+    options.presentLog = true;
+    if (!server_.start(bin, options))
       return false;
-    const std::string rendezvous = socket_ + ".tcp";
-    for (int i = 0; i < 6000 && GetFileAttributesA(rendezvous.c_str()) == INVALID_FILE_ATTRIBUTES; ++i)
-      Sleep(10);
-    _putenv_s("NPT_SERVER", socket_.c_str());
+    _putenv_s("NPT_SERVER", server_.socket().c_str());
     _putenv_s("TRITON_TARGET_D3D11", windowsPath(target).c_str());
-    return GetFileAttributesA(rendezvous.c_str()) != INVALID_FILE_ATTRIBUTES;
+    return true;
   }
-  ~PresentServer() {
-    if (!process_.hProcess)
-      return;
-    TerminateProcess(process_.hProcess, 0);
-    WaitForSingleObject(process_.hProcess, 5000);
-    CloseHandle(process_.hProcess);
-    CloseHandle(process_.hThread);
-    DeleteFileA((socket_ + ".tcp").c_str());
-    DeleteFileA(log_.c_str());
-  }
-  std::string log() const {
-    std::string text;
-    HANDLE file = CreateFileA(log_.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                              nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (file == INVALID_HANDLE_VALUE)
-      return text;
-    char buffer[4096];
-    DWORD got = 0;
-    while (ReadFile(file, buffer, sizeof(buffer), &got, nullptr) && got)
-      text.append(buffer, got);
-    CloseHandle(file);
-    return text;
-  }
+  std::string log() const { return server_.log(); }
 
 private:
-  std::string socket_, log_;
-  PROCESS_INFORMATION process_{};
+  npt::testing::ServerProcess server_;
 };
 
 constexpr UINT kWidth = 64, kHeight = 32;

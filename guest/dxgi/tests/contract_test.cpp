@@ -18,6 +18,7 @@
 #include <dxgi1_6.h>
 
 #include "private_interfaces.h"
+#include "server_launch_win32.h"
 
 namespace {
 
@@ -33,86 +34,28 @@ struct Implementation {
   bool neptune = false;
 };
 
-std::string windowsPath(std::string path) {
-  if (!path.empty() && path[0] == '/')
-    path = "Z:" + path;
-  for (char& c : path)
-    if (c == '/')
-      c = '\\';
-  return path;
-}
+using npt::testing::windowsPath;
 
-// neptune-server.exe on a private socket for the Neptune run, stopped by its handle.
-class ServerProcess {
-public:
-  bool start(const char* binary) {
-    char temp[MAX_PATH];
-    GetTempPathA(sizeof(temp), temp);
-    m_socket = std::string(temp) + "npt-dxgi-contract-" + std::to_string(GetCurrentProcessId()) + ".sock";
-    std::string cmd = "\"" + windowsPath(binary) + "\" --socket \"" + m_socket + "\"";
-    // The server's output goes to a log file the Present test reads: with
-    // NPT_PRESENT_LOG=1 its presenter logs a checksum per presented frame.
-    m_log = m_socket + ".log";
-    SECURITY_ATTRIBUTES inherit = { sizeof(inherit), nullptr, TRUE };
-    HANDLE log = CreateFileA(m_log.c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
-                             CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-    _putenv_s("NPT_PRESENT_LOG", "1");
-    STARTUPINFOA si = {};
-    si.cb = sizeof(si);
-    si.dwFlags = STARTF_USESTDHANDLES;
-    si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
-    si.hStdOutput = log;
-    si.hStdError = log;
-    BOOL started = CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &m_process);
-    CloseHandle(log);
-    _putenv_s("NPT_PRESENT_LOG", "");
-    if (!started)
-      return false;
-    // Ready once the rendezvous file exists (written after the listeners).
-    for (int i = 0; i < 1000 && GetFileAttributesA((m_socket + ".tcp").c_str()) == INVALID_FILE_ATTRIBUTES; i++)
-      Sleep(10);
-    _putenv_s("NPT_SERVER", m_socket.c_str());
-    return GetFileAttributesA((m_socket + ".tcp").c_str()) != INVALID_FILE_ATTRIBUTES;
-  }
-  ~ServerProcess() {
-    if (!m_process.hProcess)
-      return;
-    TerminateProcess(m_process.hProcess, 1);
-    WaitForSingleObject(m_process.hProcess, 5000);
-    CloseHandle(m_process.hProcess);
-    CloseHandle(m_process.hThread);
-    DeleteFileA((m_socket + ".tcp").c_str());
-    DeleteFileA(m_log.c_str());
-  }
-  // Everything the server wrote so far.
-  std::string log() const {
-    std::string text;
-    HANDLE file = CreateFileA(m_log.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                              nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (file == INVALID_HANDLE_VALUE)
-      return text;
-    char buffer[4096];
-    DWORD got = 0;
-    while (ReadFile(file, buffer, sizeof(buffer), &got, nullptr) && got)
-      text.append(buffer, got);
-    CloseHandle(file);
-    return text;
-  }
-
-private:
-  std::string m_log;
-  std::string m_socket;
-  PROCESS_INFORMATION m_process = {};
-};
-
-ServerProcess& server() {
-  static ServerProcess process;
+// neptune-server.exe on a private socket for the Neptune run. Its output goes to a log
+// file the Present test reads: with NPT_PRESENT_LOG=1 its presenter logs a checksum per
+// presented frame.
+npt::testing::ServerProcess& server() {
+  static npt::testing::ServerProcess process;
   return process;
 }
 
+bool startServer(const std::string& binary) {
+  npt::testing::ServerProcess::Options options;
+  options.name = "npt-dxgi-contract";
+  options.presentLog = true;
+  if (!server().start(binary, options))
+    return false;
+  _putenv_s("NPT_SERVER", server().socket().c_str());
+  return true;
+}
+
 Implementation& impl() {
-  ServerProcess& server = ::server();
-  static Implementation i = [&server] {
+  static Implementation i = [] {
     Implementation r;
     // A copy: starting the server changes the environment (NPT_SERVER), which may move it.
     const char* dirEnv = std::getenv("NPT_CONTRACT_DLL_DIR");
@@ -120,7 +63,7 @@ Implementation& impl() {
     if (!dir.empty()) {
       const char* binaryEnv = std::getenv("NPT_SERVER_BIN");
       std::string binary = binaryEnv ? binaryEnv : "";
-      if (!binary.empty() && !server.start(binary.c_str()))
+      if (!binary.empty() && !startServer(binary))
         std::fprintf(stderr, "neptune-server did not start: %s\n", binary.c_str());
       // d3d11.dll first: our dxgi.dll forwards to the already loaded module of that name.
       r.neptune = true;

@@ -1,58 +1,33 @@
 #pragma once
 
-// Starts neptune-server.exe (path from NPT_SERVER_BIN, set by meson) with a private
-// socket path and stops it by its process handle.
-#include <windows.h>
-
+// neptune-server.exe (path from NPT_SERVER_BIN, set by meson) in diag mode on a private
+// socket, with the transport-level connect the server tests use.
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "neptune/transport/guest_connection.h"
+#include "server_launch_win32.h"
 
 class Win32ServerProcess {
 public:
   // extra: further options; a later --dispatch overrides the diag default.
   explicit Win32ServerProcess(const std::string& extra = "") {
-    const char* env = std::getenv("NPT_SERVER_BIN");
-    if (!env)
+    const char* binary = std::getenv("NPT_SERVER_BIN");
+    if (!binary)
       return;
-    std::string exe = env;
-    if (!exe.empty() && exe[0] == '/')
-      exe = "Z:" + exe;
-    for (auto& ch : exe)
-      if (ch == '/')
-        ch = '\\';
-    char temp[MAX_PATH];
-    GetTempPathA(sizeof(temp), temp);
-    m_socket = std::string(temp) + "npt-test-" + std::to_string(GetCurrentProcessId()) + "-" +
-               std::to_string(GetTickCount64()) + ".sock";
-    std::string cmd = "\"" + exe + "\" --socket \"" + m_socket + "\" --dispatch diag " + extra;
-    STARTUPINFOA si = {};
-    si.cb = sizeof(si);
-    if (!CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &m_process))
-      return;
-    for (int i = 0; i < 1000 && GetFileAttributesA(rendezvous().c_str()) == INVALID_FILE_ATTRIBUTES; i++)
-      Sleep(10);
+    npt::testing::ServerProcess::Options options;
+    // Several servers per test program, one after another: each its own socket.
+    options.name = "npt-test-" + std::to_string(GetTickCount64());
+    options.arguments = "--dispatch diag " + extra;
+    m_server.start(binary, options);
   }
-  ~Win32ServerProcess() {
-    kill();
-    DeleteFileA(rendezvous().c_str());
-  }
-  void kill() {
-    if (!m_process.hProcess)
-      return;
-    TerminateProcess(m_process.hProcess, 1);
-    WaitForSingleObject(m_process.hProcess, 5000);
-    CloseHandle(m_process.hProcess);
-    CloseHandle(m_process.hThread);
-    m_process = {};
-  }
-  bool running() const {
-    return m_process.hProcess && WaitForSingleObject(m_process.hProcess, 0) == WAIT_TIMEOUT;
-  }
-  std::string rendezvous() const { return m_socket + ".tcp"; }
-  npt::transport::Status connect(std::unique_ptr<npt::transport::GuestConnection>* out, std::string* error = nullptr, npt::transport::Geometry g = geometry()) {
+  void kill() { m_server.kill(); }
+  bool running() const { return m_server.running(); }
+  HANDLE process() const { return m_server.process(); }
+  std::string rendezvous() const { return m_server.rendezvous(); }
+  npt::transport::Status connect(std::unique_ptr<npt::transport::GuestConnection>* out, std::string* error = nullptr,
+                                 npt::transport::Geometry g = geometry()) {
     return npt::transport::GuestConnection::connect(rendezvous().c_str(), g, out, error);
   }
   static npt::transport::Geometry geometry() {
@@ -64,10 +39,5 @@ public:
   }
 
 private:
-  std::string m_socket;
-  PROCESS_INFORMATION m_process = {};
-
-public:
-  HANDLE process() const { return m_process.hProcess; }
+  npt::testing::ServerProcess m_server;
 };
-
