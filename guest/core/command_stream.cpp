@@ -39,8 +39,9 @@ bool Recorder::bulk(size_t size, protocol::BulkRef* ref, uint8_t** pointer) {
   return true;
 }
 
-CommandStream::CommandStream(transport::GuestConnection& connection, uint32_t ring)
-: m_connection(connection), m_ring(ring) {
+CommandStream::CommandStream(transport::GuestConnection& connection, uint32_t ring, CommandStream* orderedAfter)
+: m_connection(connection), m_ring(ring), m_orderedAfter(orderedAfter),
+  m_waitedFor(connection.geometry().ring_count, 0) {
   m_buffer.resize(kFlushThreshold + protocol::kMaxCommandBytes);
   m_scratch.resize(protocol::kMaxCommandBytes + 64);
   m_replyBuffer.resize(connection.geometry().reply_slot_size);
@@ -75,6 +76,8 @@ void CommandStream::account(Statistics* stats, size_t bytes) {
   if (!stats)
     return;
   stats->commands.fetch_add(1, std::memory_order_relaxed);
+  if (m_ring < 64)
+    stats->rings.fetch_or(uint64_t(1) << m_ring, std::memory_order_relaxed);
   stats->bytes.fetch_add(bytes, std::memory_order_relaxed);
 }
 
@@ -83,11 +86,61 @@ HRESULT CommandStream::flush() {
   return flushLocked();
 }
 
+HRESULT CommandStream::flush(uint64_t* submitted) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  HRESULT hr = flushLocked();
+  *submitted = m_connection.submitted(m_ring);
+  return hr;
+}
+
+HRESULT CommandStream::waitFor(uint32_t ring, uint64_t sequence) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return waitForLocked(ring, sequence);
+}
+
+HRESULT CommandStream::waitForLocked(uint32_t ring, uint64_t sequence) {
+  if (ring == m_ring || ring >= m_waitedFor.size() || sequence <= m_waitedFor[ring])
+    return m_connection.status();
+  // The batch built so far was recorded before the wait: it must not be held back by it.
+  HRESULT hr = flushLocked();
+  if (FAILED(hr))
+    return hr;
+  transport::Status s = m_connection.wait_for(m_ring, ring, sequence);
+  if (s != transport::kOk) {
+    NPT_ERROR("ordering ring %u after ring %u failed: 0x%08x", m_ring, ring, unsigned(s));
+    return s;
+  }
+  m_waitedFor[ring] = sequence;
+  return S_OK;
+}
+
+HRESULT CommandStream::orderAfterLocked() {
+  if (!m_orderedAfter)
+    return S_OK;
+  // Lock order: a deferred ring's lock, then the device ring's (never the reverse).
+  uint64_t sequence = 0;
+  HRESULT hr = m_orderedAfter->flush(&sequence);
+  if (FAILED(hr))
+    return hr;
+  uint32_t ring = m_orderedAfter->ring();
+  if (sequence <= m_waitedFor[ring])
+    return S_OK;
+  transport::Status s = m_connection.wait_for(m_ring, ring, sequence);
+  if (s != transport::kOk) {
+    NPT_ERROR("ordering ring %u after ring %u failed: 0x%08x", m_ring, ring, unsigned(s));
+    return s;
+  }
+  m_waitedFor[ring] = sequence;
+  return S_OK;
+}
+
 HRESULT CommandStream::flushLocked() {
   if (m_used == 0) {
     reclaim();
     return m_connection.status();
   }
+  if (HRESULT hr = orderAfterLocked(); FAILED(hr))
+    return hr;
   capture(m_buffer.data(), m_used);
   transport::Status s = m_connection.submit(m_ring, m_buffer.data(), m_used);
   m_used = 0;

@@ -17,8 +17,11 @@
 // frame costs a few ring records, not one per call.
 //
 // Every method is thread-safe (the D3D11 device is free-threaded): the lock orders
-// the commands of all threads, so an object created on one thread is known to the host
-// before another thread's command uses it.
+// the commands of all threads on one ring. A deferred context records on a ring of its
+// own (Runtime::acquireDeferredStream) whose stream is ordered after the device's: before
+// each of its batches the device stream's batch is submitted and a transport Wait record
+// makes the host execute the device ring that far first, so an object created on the
+// device ring is known to the host before a deferred ring's command uses it.
 namespace npt::guest {
 
 class CommandStream;
@@ -52,7 +55,9 @@ public:
   // A batch is submitted once it grows past this size.
   static constexpr size_t kFlushThreshold = 64 * 1024;
 
-  CommandStream(transport::GuestConnection& connection, uint32_t ring);
+  // orderedAfter: the stream whose commands recorded so far must execute before each
+  // batch of this one (the device stream, for a deferred context's ring); null for ring 0.
+  CommandStream(transport::GuestConnection& connection, uint32_t ring, CommandStream* orderedAfter = nullptr);
 
   // Encodes one command: encode(Recorder&) returns the generated encoder's bool.
   // A full batch is submitted and the command encoded again. Returns S_OK,
@@ -109,6 +114,8 @@ public:
   HRESULT callSync(Statistics* stats, Encode&& encode, OnReply&& onReply) {
     std::lock_guard<std::mutex> lock(m_mutex);
     HRESULT hr = flushLocked();
+    if (SUCCEEDED(hr))
+      hr = orderAfterLocked();
     if (FAILED(hr))
       return hr;
     protocol::CommandWriter w(m_scratch.data(), m_scratch.size());
@@ -133,6 +140,13 @@ public:
   }
 
   HRESULT flush();
+  // flush(), and the ring's sequence once it is submitted (what waitFor() of another
+  // stream waits for: everything recorded here so far).
+  HRESULT flush(uint64_t* submitted);
+  // Submits this stream's batch, then makes the host execute `ring` up to `sequence`
+  // before anything recorded here later (a transport Wait record; none when an earlier
+  // one already covers it, or when `ring` is this stream's own ring).
+  HRESULT waitFor(uint32_t ring, uint64_t sequence);
   // Submits the batch and waits until the host executed everything (tests, teardown).
   HRESULT finish();
 
@@ -151,6 +165,9 @@ private:
   };
 
   HRESULT flushLocked();
+  // The Wait record on m_orderedAfter's ring, when it submitted more since the last one.
+  HRESULT orderAfterLocked();
+  HRESULT waitForLocked(uint32_t ring, uint64_t sequence);
   // NPT_CAPTURE_STREAM=<file>: every submitted batch is appended to the file (the fuzz
   // seeds of tests/fuzz are real streams of the samples; bulk bytes are not kept).
   void capture(const uint8_t* data, size_t size);
@@ -166,6 +183,8 @@ private:
 
   transport::GuestConnection& m_connection;
   uint32_t m_ring;
+  CommandStream* m_orderedAfter;
+  std::vector<uint64_t> m_waitedFor;    // per ring: the sequence the last Wait record named
   std::mutex m_mutex;
   std::vector<uint8_t> m_buffer;        // the batch being built
   size_t m_used = 0;

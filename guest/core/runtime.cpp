@@ -17,6 +17,8 @@ std::mutex g_runtimeMutex;
 Runtime* g_runtime = nullptr;
 
 constexpr protocol::ObjectId kMaxObjectId = (1u << 24) - 1;
+// Rings for deferred contexts besides ring 0 (each ring is ring_size of shared memory).
+constexpr uint32_t kDeferredRings = 4;
 
 }
 
@@ -36,7 +38,9 @@ std::string serverRendezvousPath(const char* npt_server) {
 
 transport::Geometry Runtime::defaultGeometry() {
   transport::Geometry g;
-  g.ring_count = 1;
+  // Ring 0 for the devices and immediate contexts, four for deferred contexts: threads
+  // recording deferred contexts each write a ring of their own (issue 12).
+  g.ring_count = 1 + kDeferredRings;
   g.ring_size = 4u << 20;
   g.reply_slot_count = 8;
   g.reply_slot_size = 1u << 20;     // the largest reply the server allows: Map readbacks
@@ -49,6 +53,28 @@ transport::Geometry Runtime::defaultGeometry() {
 Runtime::Runtime(std::unique_ptr<transport::GuestConnection> connection)
 : m_connection(std::move(connection)), m_caps(HostCaps::defaults()) {
   m_stream = std::make_unique<CommandStream>(*m_connection, 0);
+  for (uint32_t ring = 1; ring < m_connection->geometry().ring_count; ring++)
+    m_deferredStreams.push_back(std::make_unique<CommandStream>(*m_connection, ring, m_stream.get()));
+  m_deferredUsers.assign(m_deferredStreams.size(), 0);
+}
+
+CommandStream& Runtime::acquireDeferredStream() {
+  std::lock_guard<std::mutex> lock(m_idMutex);
+  if (m_deferredStreams.empty())
+    return *m_stream;
+  size_t chosen = 0;
+  for (size_t i = 1; i < m_deferredUsers.size(); i++)
+    if (m_deferredUsers[i] < m_deferredUsers[chosen])
+      chosen = i;
+  m_deferredUsers[chosen]++;
+  return *m_deferredStreams[chosen];
+}
+
+void Runtime::releaseDeferredStream(CommandStream& stream) {
+  std::lock_guard<std::mutex> lock(m_idMutex);
+  for (size_t i = 0; i < m_deferredStreams.size(); i++)
+    if (m_deferredStreams[i].get() == &stream && m_deferredUsers[i])
+      m_deferredUsers[i]--;
 }
 
 void Runtime::queryHostInfo() {
@@ -154,6 +180,13 @@ void Runtime::releaseUnusedId(protocol::ObjectId id) {
 void Runtime::destroyObject(Statistics* stats, protocol::ObjectId id) {
   if (!id)
     return;
+  // A deferred ring may hold commands naming the object (recorded, or not yet submitted):
+  // they execute before the DestroyObject, and before a later creation reusing the id.
+  for (const std::unique_ptr<CommandStream>& deferred : m_deferredStreams) {
+    uint64_t sequence = 0;
+    if (SUCCEEDED(deferred->flush(&sequence)))
+      m_stream->waitFor(deferred->ring(), sequence);
+  }
   HRESULT hr = m_stream->record(stats, [id](Recorder& r) {
     protocol::CommandWriter& w = r.writer();
     w.begin(protocol::OpDestroyObject);

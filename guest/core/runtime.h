@@ -33,9 +33,15 @@ public:
   static void shutdownForTesting();
 
   transport::GuestConnection& connection() { return *m_connection; }
-  // Ring 0 carries every command of the process: device creation, resources and all
-  // contexts; one ring keeps creation-before-use ordering across threads for free.
+  // Ring 0 carries device creation, resources, the immediate contexts and every
+  // DestroyObject. Deferred contexts record on rings 1..ring_count-1 (below).
   CommandStream& stream() { return *m_stream; }
+  // The stream a new deferred context records on: the deferred ring fewest live deferred
+  // contexts use, ordered after ring 0 (CommandStream). With more deferred contexts than
+  // rings, contexts share a ring (they then contend on its lock); a connection of one
+  // ring (Triton's kernel transport) gives ring 0 itself.
+  CommandStream& acquireDeferredStream();
+  void releaseDeferredStream(CommandStream& stream);
   const HostCaps& caps() const { return m_caps; }
   // Process-wide counters (connection setup, objects destroyed after their device).
   Statistics& statistics() { return m_statistics; }
@@ -44,7 +50,8 @@ public:
   StatisticsSnapshot claimSetupStatistics();
 
   // Guest-assigned object ids (protocol section 7): nonzero, below 2^24, reused only
-  // after the DestroyObject of the previous owner was recorded (one ring: in order).
+  // after the DestroyObject of the previous owner was recorded on ring 0, ordered after
+  // every deferred ring's commands recorded so far (destroyObject).
   protocol::ObjectId allocateId();
   // Returns an id whose creation never reached the ring.
   void releaseUnusedId(protocol::ObjectId id);
@@ -66,6 +73,8 @@ private:
 
   std::unique_ptr<transport::GuestConnection> m_connection;
   std::unique_ptr<CommandStream> m_stream;
+  std::vector<std::unique_ptr<CommandStream>> m_deferredStreams;   // rings 1..ring_count-1
+  std::vector<uint32_t> m_deferredUsers;                           // live deferred contexts per ring
   HostCaps m_caps;
   Statistics m_statistics;
   std::atomic<bool> m_setupClaimed{false};

@@ -14,6 +14,7 @@ struct StatisticsSnapshot {
   uint64_t bytes = 0;
   uint64_t syncRoundTrips = 0;
   uint64_t bulkBytes = 0;
+  uint64_t rings = 0;        // bit r: ring r carried commands of this device
 };
 
 struct Statistics {
@@ -21,6 +22,7 @@ struct Statistics {
   std::atomic<uint64_t> bytes{0};
   std::atomic<uint64_t> syncRoundTrips{0};
   std::atomic<uint64_t> bulkBytes{0};
+  std::atomic<uint64_t> rings{0};
 
   StatisticsSnapshot snapshot() const {
     StatisticsSnapshot s;
@@ -28,6 +30,7 @@ struct Statistics {
     s.bytes = bytes.load(std::memory_order_relaxed);
     s.syncRoundTrips = syncRoundTrips.load(std::memory_order_relaxed);
     s.bulkBytes = bulkBytes.load(std::memory_order_relaxed);
+    s.rings = rings.load(std::memory_order_relaxed);
     return s;
   }
 };

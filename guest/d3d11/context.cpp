@@ -88,9 +88,16 @@ WINBOOL STDMETHODCALLTYPE ContextMultithread::GetMultithreadProtected() { return
 // ---- the context
 
 Context::Context(Device* device, protocol::ObjectId id, D3D11_DEVICE_CONTEXT_TYPE type, UINT flags)
-: D3D11Child(device, id), m_type(type), m_flags(flags), m_annotation(this), m_multithread(this) {}
+: D3D11Child(device, id), m_type(type), m_flags(flags), m_annotation(this), m_multithread(this),
+  m_stream(type == D3D11_DEVICE_CONTEXT_DEFERRED ? &device->runtime()->acquireDeferredStream()
+                                                 : &device->runtime()->stream()) {}
 
-Context::~Context() = default;
+Context::~Context() {
+  // Commands still in the ring's batch are submitted by the DestroyObject that follows
+  // (Runtime::destroyObject orders it after every deferred ring).
+  if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
+    m_runtime->releaseDeferredStream(*m_stream);
+}
 
 HRESULT STDMETHODCALLTYPE Context::QueryInterface(REFIID riid, void** object) {
   NPT_QI_PROLOGUE(riid, object);
@@ -121,7 +128,7 @@ void Context::releaseBindings() {
 }
 
 void Context::flushStream() {
-  m_runtime->stream().flush();
+  m_stream->flush();
 }
 
 // ---- shader stages
@@ -655,7 +662,7 @@ void STDMETHODCALLTYPE Context::End(ID3D11Asynchronous* async) {
     return;
   Query* query = queryOf(async);
   protocol::ObjectId id = query->objectId();
-  if (SUCCEEDED(m_parent->record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_End(r.writer(), m_id, id); })))
+  if (SUCCEEDED(record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_End(r.writer(), m_id, id); })))
     query->ended();
 }
 
@@ -731,7 +738,7 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
   HRESULT mapResult = E_FAIL;
   protocol::ErrorCode decoded = protocol::ErrorCode::Truncated;
   SubresourceFootprint tight = state.info().footprintOf(subresource);
-  HRESULT hr = m_runtime->stream().callSync(m_statistics,
+  HRESULT hr = m_stream->callSync(m_statistics,
     [&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_Map(r.writer(), m_id, id, subresource, type, flags); },
     [&](const uint8_t* reply, size_t size) {
       UINT rowPitch = 0, depthPitch = 0;
@@ -740,7 +747,7 @@ HRESULT Context::callSyncMap(ID3D11Resource* resource, ResourceState& state, UIN
       if (decoded != protocol::ErrorCode::Ok || FAILED(mapResult))
         return;
       const uint8_t* bytes = data.isNull ? nullptr
-                           : data.isBulk ? m_runtime->stream().bulkBytes(data.bulk) : static_cast<const uint8_t*>(data.data);
+                           : data.isBulk ? m_stream->bulkBytes(data.bulk) : static_cast<const uint8_t*>(data.data);
       // The application may read every row the pitches describe: the memory covers
       // them even when the host sent fewer bytes.
       uint64_t span = uint64_t(depthPitch) * (tight.depth ? tight.depth - 1 : 0) +
@@ -1142,24 +1149,30 @@ HRESULT STDMETHODCALLTYPE Context::FinishCommandList(WINBOOL restore, ID3D11Comm
   protocol::ObjectId id = m_runtime->allocateId();
   if (!id)
     return E_OUTOFMEMORY;
-  HRESULT hr = m_parent->record([&](Recorder& r) {
+  HRESULT hr = record([&](Recorder& r) {
     return protocol::encode_ID3D11DeviceContext_FinishCommandList(r.writer(), m_id, restore, id);
   });
   if (FAILED(hr)) {
     m_runtime->releaseUnusedId(id);
     return hr;
   }
+  // The ring is submitted here: ExecuteCommandList waits for this point of it.
+  uint64_t sequence = 0;
+  m_stream->flush(&sequence);
   if (!restore)
     resetState();
-  *list = addRefed(new CommandList(m_parent, id));
+  *list = addRefed(new CommandList(m_parent, id, m_stream->ring(), sequence));
   return S_OK;
 }
 
 void STDMETHODCALLTYPE Context::ExecuteCommandList(ID3D11CommandList* list, WINBOOL restore) {
   if (!list)
     return;
-  protocol::ObjectId id = ours<CommandList>(list)->objectId();
+  CommandList* commandList = ours<CommandList>(list);
+  protocol::ObjectId id = commandList->objectId();
   m_parent->commandListExecuted();
+  // The host command list exists once its deferred ring executed FinishCommandList.
+  m_stream->waitFor(commandList->ring(), commandList->finishedAt());
   record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext_ExecuteCommandList(r.writer(), m_id, id, restore); });
   // Without restore the context is left in its default state (Windows).
   if (!restore)
@@ -1235,9 +1248,9 @@ HRESULT STDMETHODCALLTYPE Context::Signal(ID3D11Fence* fence, UINT64 value) {
   if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
     return DXGI_ERROR_INVALID_CALL;
   protocol::ObjectId id = static_cast<Fence*>(fence)->objectId();
-  HRESULT hr = m_parent->record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext4_Signal(r.writer(), m_id, id, value); });
+  HRESULT hr = record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext4_Signal(r.writer(), m_id, id, value); });
   // Another process may be waiting on the value: the command leaves now.
-  return SUCCEEDED(hr) ? m_runtime->stream().flush() : hr;
+  return SUCCEEDED(hr) ? m_stream->flush() : hr;
 }
 
 HRESULT STDMETHODCALLTYPE Context::Wait(ID3D11Fence* fence, UINT64 value) {
@@ -1246,7 +1259,7 @@ HRESULT STDMETHODCALLTYPE Context::Wait(ID3D11Fence* fence, UINT64 value) {
   if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
     return DXGI_ERROR_INVALID_CALL;
   protocol::ObjectId id = static_cast<Fence*>(fence)->objectId();
-  return m_parent->record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext4_Wait(r.writer(), m_id, id, value); });
+  return record([&](Recorder& r) { return protocol::encode_ID3D11DeviceContext4_Wait(r.writer(), m_id, id, value); });
 }
 
 }

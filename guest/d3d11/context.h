@@ -13,9 +13,10 @@
 // The immediate context and deferred contexts (…Context4). Every state setter
 // records its command and updates the guest-side state that the getters answer from
 // (with AddRef of what they return); bindings hold private references, so the public
-// counts the application sees are Windows'. A deferred context records onto the same
-// stream, addressed to its host deferred context; FinishCommandList creates the host
-// command list with a guest id and ExecuteCommandList replays it on the host.
+// counts the application sees are Windows'. A deferred context records onto a ring of
+// its own (Runtime::acquireDeferredStream), addressed to its host deferred context;
+// FinishCommandList creates the host command list with a guest id and submits the ring,
+// and ExecuteCommandList makes the executing context's ring wait for that point of it.
 namespace npt::guest {
 
 template<typename ShaderClass>
@@ -264,7 +265,7 @@ public:
 
 private:
   template<typename Encode>
-  void record(Encode&& encode) { m_parent->record(encode); }
+  HRESULT record(Encode&& encode) { return m_stream->record(m_statistics, encode); }
   void resetState();
   // Records the setters that bring a cleared context to `state` (context_state.cpp).
   void applyState(const ContextState& state);
@@ -316,6 +317,8 @@ private:
     std::vector<uint8_t> bytes;
   };
   std::vector<DeferredMap> m_deferredMaps;
+  // Ring 0's stream for the immediate context, a deferred ring's for a deferred one.
+  CommandStream* m_stream;
 };
 
 }

@@ -47,9 +47,18 @@ ID3D11Predicate* asPredicate(Query* query);
 
 class CommandList final : public D3D11Child<ID3D11CommandList> {
 public:
-  CommandList(Device* device, protocol::ObjectId id) : D3D11Child(device, id) {}
+  CommandList(Device* device, protocol::ObjectId id, uint32_t ring, uint64_t finishedAt)
+  : D3D11Child(device, id), m_ring(ring), m_finishedAt(finishedAt) {}
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
   UINT STDMETHODCALLTYPE GetContextFlags() override { return 0; }
+  // The ring its deferred context recorded on, and that ring's sequence once its
+  // FinishCommandList was submitted: what ExecuteCommandList waits for.
+  uint32_t ring() const { return m_ring; }
+  uint64_t finishedAt() const { return m_finishedAt; }
+
+private:
+  uint32_t m_ring;
+  uint64_t m_finishedAt;
 };
 
 }

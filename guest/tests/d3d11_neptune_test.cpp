@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include <d3dcompiler.h>
@@ -191,6 +192,84 @@ TEST(NeptuneRuntime, StagingMapsOfKnownContentsWaitForNothing) {
   copy->Release();
   gpu->Release();
   staging->Release();
+  context->Release();
+  EXPECT_EQ(device->Release(), 0u);
+}
+
+// Each deferred context records on a transport ring of its own (Runtime::acquireDeferredStream:
+// rings 1..4 of Runtime::defaultGeometry), ordered after ring 0 where objects are created and
+// destroyed; more deferred contexts than rings share them. Six threads record at once, each
+// creating and releasing a source buffer per round on the device while its deferred
+// context copies from it: every command list must leave the last round's bytes.
+TEST(NeptuneRuntime, DeferredContextsRecordOnRingsOfTheirOwn) {
+  D3D11Under& under = D3D11Under::get();
+  if (!under.neptune())
+    GTEST_SKIP() << "Neptune only";
+  ID3D11Device* device = nullptr;
+  ID3D11DeviceContext* context = nullptr;
+  ASSERT_EQ(under.createDevice(&device, &context), S_OK);
+  constexpr int kContexts = 6;
+  constexpr int kRounds = 60;
+  constexpr UINT kBytes = 256;
+  D3D11_BUFFER_DESC gpuDesc = { kBytes, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0, 0, 0 };
+  D3D11_BUFFER_DESC stagingDesc = { kBytes, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0 };
+  ID3D11DeviceContext* deferred[kContexts] = {};
+  ID3D11Buffer* targets[kContexts] = {};
+  ID3D11CommandList* lists[kContexts] = {};
+  for (int i = 0; i < kContexts; i++) {
+    ASSERT_EQ(device->CreateDeferredContext(0, &deferred[i]), S_OK);
+    ASSERT_EQ(device->CreateBuffer(&gpuDesc, nullptr, &targets[i]), S_OK);
+  }
+  auto deferredRings = [&] { return statisticsOf(device).rings & ~uint64_t(1); };
+  ASSERT_EQ(deferredRings(), 0u);
+
+  // Two deferred contexts: two rings.
+  std::vector<uint8_t> first(kBytes, 0x11);
+  deferred[0]->UpdateSubresource(targets[0], 0, nullptr, first.data(), 0, 0);
+  deferred[1]->UpdateSubresource(targets[1], 0, nullptr, first.data(), 0, 0);
+  uint64_t two = deferredRings();
+  EXPECT_EQ(__builtin_popcountll(two), 2) << std::hex << two;
+
+  auto valueOf = [](int context, int round) { return uint8_t(context * 37 + round); };
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kContexts; i++)
+    threads.emplace_back([&, i] {
+      std::vector<uint8_t> bytes(kBytes);
+      for (int round = 0; round < kRounds; round++) {
+        std::fill(bytes.begin(), bytes.end(), valueOf(i, round));
+        D3D11_SUBRESOURCE_DATA init = { bytes.data(), 0, 0 };
+        ID3D11Buffer* source = nullptr;
+        if (FAILED(device->CreateBuffer(&gpuDesc, &init, &source)))
+          return;
+        deferred[i]->CopyResource(targets[i], source);
+        source->Release();   // its DestroyObject must wait for the copy on the deferred ring
+      }
+      deferred[i]->FinishCommandList(FALSE, &lists[i]);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  EXPECT_EQ(deferredRings(), 0x1eu) << "six deferred contexts over the four deferred rings";
+
+  ID3D11Buffer* staging = nullptr;
+  ASSERT_EQ(device->CreateBuffer(&stagingDesc, nullptr, &staging), S_OK);
+  for (int i = 0; i < kContexts; i++) {
+    ASSERT_NE(lists[i], nullptr) << i;
+    context->ExecuteCommandList(lists[i], FALSE);
+    context->CopyResource(staging, targets[i]);
+    D3D11_MAPPED_SUBRESOURCE mapped = {};
+    ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+    const uint8_t* got = static_cast<const uint8_t*>(mapped.pData);
+    EXPECT_EQ(got[0], valueOf(i, kRounds - 1)) << "context " << i;
+    EXPECT_EQ(got[kBytes - 1], valueOf(i, kRounds - 1)) << "context " << i;
+    context->Unmap(staging, 0);
+  }
+
+  staging->Release();
+  for (int i = 0; i < kContexts; i++) {
+    lists[i]->Release();
+    deferred[i]->Release();
+    targets[i]->Release();
+  }
   context->Release();
   EXPECT_EQ(device->Release(), 0u);
 }
