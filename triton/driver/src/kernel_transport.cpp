@@ -18,10 +18,11 @@ namespace {
 namespace kc = triton::kernel;
 
 // The geometry Triton asks the kernel for: the guest runtime's own
-// (guest/core/runtime.cpp, Runtime::defaultGeometry), which it would ask a server for.
+// (guest/core/runtime.cpp, Runtime::defaultGeometry), which it would ask a server for:
+// ring 0 and four rings for deferred contexts.
 kc::ContextGeometry requestedGeometry() {
   kc::ContextGeometry g{};
-  g.ring_count = 1;
+  g.ring_count = 5;
   g.ring_size = 4u << 20;
   g.reply_slot_count = 8;
   g.reply_slot_size = 1u << 20;
