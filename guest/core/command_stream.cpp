@@ -105,6 +105,10 @@ HRESULT CommandStream::waitForLocked(uint32_t ring, uint64_t sequence) {
   HRESULT hr = flushLocked();
   if (FAILED(hr))
     return hr;
+  return writeWaitLocked(ring, sequence);
+}
+
+HRESULT CommandStream::writeWaitLocked(uint32_t ring, uint64_t sequence) {
   transport::Status s = m_connection.wait_for(m_ring, ring, sequence);
   if (s != transport::kOk) {
     NPT_ERROR("ordering ring %u after ring %u failed: 0x%08x", m_ring, ring, unsigned(s));
@@ -125,13 +129,7 @@ HRESULT CommandStream::orderAfterLocked() {
   uint32_t ring = m_orderedAfter->ring();
   if (sequence <= m_waitedFor[ring])
     return S_OK;
-  transport::Status s = m_connection.wait_for(m_ring, ring, sequence);
-  if (s != transport::kOk) {
-    NPT_ERROR("ordering ring %u after ring %u failed: 0x%08x", m_ring, ring, unsigned(s));
-    return s;
-  }
-  m_waitedFor[ring] = sequence;
-  return S_OK;
+  return writeWaitLocked(ring, sequence);
 }
 
 HRESULT CommandStream::flushLocked() {

@@ -168,6 +168,8 @@ private:
   // The Wait record on m_orderedAfter's ring, when it submitted more since the last one.
   HRESULT orderAfterLocked();
   HRESULT waitForLocked(uint32_t ring, uint64_t sequence);
+  // Makes this ring wait for `sequence` of `ring` (a transport Wait record) and remembers it.
+  HRESULT writeWaitLocked(uint32_t ring, uint64_t sequence);
   // NPT_CAPTURE_STREAM=<file>: every submitted batch is appended to the file (the fuzz
   // seeds of tests/fuzz are real streams of the samples; bulk bytes are not kept).
   void capture(const uint8_t* data, size_t size);
