@@ -25,14 +25,16 @@ npt_wine_start() {
   rm -f "$display_file"
 
   if [ ! -f "$WINEPREFIX/system.reg" ]; then
-    # No Mono/Gecko download prompts: nothing here needs them and the network is closed.
-    WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init >/dev/null 2>&1
-    wineserver -w
-    # wined3d's OpenGL renderer on llvmpipe is the reference configuration.
-    wine reg add 'HKCU\Software\Wine\Direct3D' /v renderer /t REG_SZ /d gl /f >/dev/null 2>&1
-    # A crashing test prints its backtrace and exits instead of waiting on a dialog.
-    wine reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog /t REG_DWORD /d 0 /f >/dev/null 2>&1
-    wineserver -w
+    # Seen once on a fresh clone: the first prefix creation ended without a word (and the
+    # test command with it, under set -e). Say so, and try once more before giving up.
+    npt_wine_create_prefix "$build_dir/wineboot.log" || {
+      echo "creating the Wine prefix failed; trying once more (log: $build_dir/wineboot.log)" >&2
+      wineserver -k >/dev/null 2>&1 || true
+      npt_wine_create_prefix "$build_dir/wineboot.log" || {
+        echo "creating the Wine prefix $WINEPREFIX failed twice; log: $build_dir/wineboot.log" >&2
+        return 1
+      }
+    }
   fi
   wineserver -p -f >/dev/null 2>&1 &
   NPT_WINESERVER_PID=$!
@@ -41,6 +43,18 @@ npt_wine_start() {
   # test runner waiting for end-of-file until the wineserver exits.
   wine cmd /c exit >/dev/null 2>&1 </dev/null
   export NPT_XVFB_PID NPT_WINESERVER_PID
+}
+
+npt_wine_create_prefix() {
+  local log=$1
+  # No Mono/Gecko download prompts: nothing here needs them and the network is closed.
+  WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init >>"$log" 2>&1 &&
+    wineserver -w &&
+    # wined3d's OpenGL renderer on llvmpipe is the reference configuration.
+    wine reg add 'HKCU\Software\Wine\Direct3D' /v renderer /t REG_SZ /d gl /f >>"$log" 2>&1 &&
+    # A crashing test prints its backtrace and exits instead of waiting on a dialog.
+    wine reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog /t REG_DWORD /d 0 /f >>"$log" 2>&1 &&
+    wineserver -w
 }
 
 npt_wine_stop() {
