@@ -126,20 +126,6 @@ bool closeTo(uint32_t a, uint32_t b) {
 
 const D3D11_INPUT_ELEMENT_DESC kElement = {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0};
 
-D3D11_TEXTURE2D_DESC textureDesc(UINT width, UINT height, D3D11_USAGE usage, UINT bind, UINT cpu) {
-  D3D11_TEXTURE2D_DESC desc = {};
-  desc.Width = width;
-  desc.Height = height;
-  desc.MipLevels = 1;
-  desc.ArraySize = 1;
-  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-  desc.SampleDesc.Count = 1;
-  desc.Usage = usage;
-  desc.BindFlags = bind;
-  desc.CPUAccessFlags = cpu;
-  return desc;
-}
-
 void check(HRESULT hr, const char* what) {
   if (FAILED(hr)) {
     std::fprintf(stderr, "%s failed: 0x%08x\n", what, unsigned(hr));

@@ -61,4 +61,19 @@ inline D3D11_BOX checkedPixelBox(UINT width, UINT height) {
   return D3D11_BOX{width / kGrid / 2, height / kGrid / 2, 0, width / kGrid / 2 + 1, height / kGrid / 2 + 1, 1};
 }
 
+// The frame's render target and its one-pixel readback texture (RGBA8).
+inline D3D11_TEXTURE2D_DESC textureDesc(UINT width, UINT height, D3D11_USAGE usage, UINT bind, UINT cpu) {
+  D3D11_TEXTURE2D_DESC desc = {};
+  desc.Width = width;
+  desc.Height = height;
+  desc.MipLevels = 1;
+  desc.ArraySize = 1;
+  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+  desc.SampleDesc.Count = 1;
+  desc.Usage = usage;
+  desc.BindFlags = bind;
+  desc.CPUAccessFlags = cpu;
+  return desc;
+}
+
 }  // namespace npt::bench::gpu

@@ -34,20 +34,6 @@ transport::Geometry guestGeometry() {
   return g;
 }
 
-D3D11_TEXTURE2D_DESC textureDesc(UINT width, UINT height, D3D11_USAGE usage, UINT bind, UINT cpu) {
-  D3D11_TEXTURE2D_DESC desc = {};
-  desc.Width = width;
-  desc.Height = height;
-  desc.MipLevels = 1;
-  desc.ArraySize = 1;
-  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-  desc.SampleDesc.Count = 1;
-  desc.Usage = usage;
-  desc.BindFlags = bind;
-  desc.CPUAccessFlags = cpu;
-  return desc;
-}
-
 }  // namespace
 
 ServerFrame::ServerFrame(const std::string& serverBinary, const std::vector<uint8_t>& vs,
