@@ -90,6 +90,9 @@ TEST(DdiTableOrder, MemberCountsPerTable) {
       {"DXGI1_1_DDI_BASE_FUNCTIONS", 8},
       {"DXGI1_2_DDI_BASE_FUNCTIONS", 15},
       {"DXGI1_3_DDI_BASE_FUNCTIONS", 18},
+      {"DXGI1_4_DDI_BASE_FUNCTIONS", 21},
+      {"DXGI1_5_DDI_BASE_FUNCTIONS", 22},
+      {"DXGI1_6_1_DDI_BASE_FUNCTIONS", 22},
       {"DXGI_DDI_BASE_CALLBACKS", 5},
   };
   ASSERT_EQ(std::size(kTables), expected.size());
@@ -121,6 +124,15 @@ TEST(DdiTableOrder, NewerDeviceTablesExtendTheOlderPrefix) {
   EXPECT_EQ(offsetof(D3D11DDI_CORELAYER_DEVICECALLBACKS, pfnStateHsSrvCb), sizeof(D3D10DDI_CORELAYER_DEVICECALLBACKS));
   EXPECT_EQ(offsetof(DXGI1_3_DDI_BASE_FUNCTIONS, pfnBlt1), offsetof(DXGI1_2_DDI_BASE_FUNCTIONS, pfnBlt1));
   EXPECT_EQ(sizeof(DXGI1_1_DDI_BASE_FUNCTIONS), sizeof(DXGI_DDI_BASE_FUNCTIONS) + sizeof(void*));
+  // DXGI 1.4 appends three members to the 1.3 table; 1.5 retypes OfferResources in place
+  // and appends ReclaimResources1; 1.6.1 is 1.5's layout with two members retyped.
+  EXPECT_EQ(offsetof(DXGI1_4_DDI_BASE_FUNCTIONS, pfnTrimResidencySet), sizeof(DXGI1_3_DDI_BASE_FUNCTIONS));
+  EXPECT_EQ(offsetof(DXGI1_4_DDI_BASE_FUNCTIONS, pfnCheckPresentDurationSupport),
+            offsetof(DXGI1_3_DDI_BASE_FUNCTIONS, pfnCheckPresentDurationSupport));
+  EXPECT_EQ(offsetof(DXGI1_5_DDI_BASE_FUNCTIONS, pfnOfferResources1), offsetof(DXGI1_4_DDI_BASE_FUNCTIONS, pfnOfferResources));
+  EXPECT_EQ(offsetof(DXGI1_5_DDI_BASE_FUNCTIONS, pfnReclaimResources1), sizeof(DXGI1_4_DDI_BASE_FUNCTIONS));
+  EXPECT_EQ(offsetof(DXGI1_6_1_DDI_BASE_FUNCTIONS, pfnPresent1), offsetof(DXGI1_5_DDI_BASE_FUNCTIONS, pfnPresent1));
+  EXPECT_EQ(sizeof(DXGI1_6_1_DDI_BASE_FUNCTIONS), sizeof(DXGI1_5_DDI_BASE_FUNCTIONS));
 }
 
 }  // namespace

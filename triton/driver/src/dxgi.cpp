@@ -4,7 +4,7 @@
 // dxgi_blit.h), identity rotation as a rotation of contents, gamma caps from the target's
 // output, priorities, residency, shared-resource resolves and offer/reclaim.
 // SetDisplayMode (exclusive fullscreen) and the multiplane-overlay members refuse, each
-// with one log line.
+// with one log line; WDDM 2.0's residency trim has nothing to trim.
 
 #include <algorithm>
 #include <vector>
@@ -118,6 +118,19 @@ HRESULT presentSurface(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hS
   return hr;
 }
 
+// Present1's list: every surface named, the last one shown.
+HRESULT presentLastSurface(ddi::DXGI_DDI_HDEVICE hDevice, const ddi::DXGI_DDI_ARG_PRESENTSURFACE* surfaces,
+                           UINT count, ddi::DXGI_DDI_HRESOURCE hDst, UINT dstSub,
+                           ddi::DXGI_DDI_FLIP_INTERVAL_TYPE flipInterval, void* dxgiContext) {
+  if (!surfaces || !count)
+    return E_INVALIDARG;
+  for (UINT i = 0; i < count; ++i)
+    if (!surfaces[i].hSurface)
+      return E_INVALIDARG;
+  const ddi::DXGI_DDI_ARG_PRESENTSURFACE& last = surfaces[count - 1];
+  return presentSurface(hDevice, last.hSurface, last.SubResourceIndex, hDst, dstSub, flipInterval, dxgiContext);
+}
+
 }  // namespace
 
 namespace entry {
@@ -137,14 +150,21 @@ HRESULT TRITON_APIENTRY dxgiPresent(ddi::DXGI_DDI_ARG_PRESENT* a) {
 // the driver "is not required to use" and must never fail on: the whole surface is
 // presented (the host presenter shows whole buffers).
 HRESULT TRITON_APIENTRY dxgiPresent1(ddi::DXGI_DDI_ARG_PRESENT1* a) {
-  if (!a || !a->phSurfacesToPresent || !a->SurfacesToPresent)
+  if (!a)
     return E_INVALIDARG;
-  for (UINT i = 0; i < a->SurfacesToPresent; ++i)
-    if (!a->phSurfacesToPresent[i].hSurface)
-      return E_INVALIDARG;
-  const ddi::DXGI_DDI_ARG_PRESENTSURFACE& last = a->phSurfacesToPresent[a->SurfacesToPresent - 1];
-  return presentSurface(a->hDevice, last.hSurface, last.SubResourceIndex, a->hDstResource, a->DstSubResourceIndex,
-                        a->FlipInterval, a->pDXGIContext);
+  return presentLastSurface(a->hDevice, a->phSurfacesToPresent, a->SurfacesToPresent, a->hDstResource,
+                            a->DstSubResourceIndex, a->FlipInterval, a->pDXGIContext);
+}
+
+// DXGI 1.6.1's Present1: the same, with a rotation hint in place of the reserved word.
+// The hint says the application rendered the frame rotated against scanout so that a
+// display engine could skip a rotation; the host presenter shows buffers as they are
+// (no scanout orientation to match), so there is nothing to skip and nothing to undo.
+HRESULT TRITON_APIENTRY dxgiPresent1_6_1(ddi::DXGI1_6_1_DDI_ARG_PRESENT* a) {
+  if (!a)
+    return E_INVALIDARG;
+  return presentLastSurface(a->hDevice, a->phSurfacesToPresent, a->SurfacesToPresent, a->hDstResource,
+                            a->DstSubResourceIndex, a->FlipInterval, a->pDXGIContext);
 }
 
 // Custom present durations (IDXGISwapChainMedia): the host presenter has no refresh
@@ -307,6 +327,22 @@ HRESULT TRITON_APIENTRY dxgiReclaimResources(ddi::DXGI_DDI_ARG_RECLAIMRESOURCES*
   return S_OK;
 }
 
+// WDDM 2.1's forms: AllowDecommit lets the driver give the memory back too, which
+// keeping everything never needs; each reclaim result is OK (contents kept, committed).
+HRESULT TRITON_APIENTRY dxgiOfferResources1(ddi::DXGI_DDI_ARG_OFFERRESOURCES1* a) {
+  if (!a || !dxgiDevice(a->hDevice) || (a->Resources && !a->pResources))
+    return E_INVALIDARG;
+  return S_OK;
+}
+
+HRESULT TRITON_APIENTRY dxgiReclaimResources1(ddi::DXGI_DDI_ARG_RECLAIMRESOURCES1* a) {
+  if (!a || !dxgiDevice(a->hDevice) || (a->Resources && (!a->pResources || !a->pResults)))
+    return E_INVALIDARG;
+  for (UINT i = 0; i < a->Resources; ++i)
+    a->pResults[i] = ddi::D3DDDI_RECLAIM_RESULT_OK;
+  return S_OK;
+}
+
 // Multiplane overlays: Triton exposes no overlay plane, so the kernel side reports none
 // and the runtime has no reason to call these; each refuses with one log line.
 HRESULT TRITON_APIENTRY dxgiGetMultiplaneOverlayCaps(ddi::DXGI_DDI_ARG_GETMULTIPLANEOVERLAYCAPS*) {
@@ -323,6 +359,26 @@ HRESULT TRITON_APIENTRY dxgiPresentMultiplaneOverlay(ddi::DXGI_DDI_ARG_PRESENTMU
 }
 HRESULT TRITON_APIENTRY dxgiGetMultiplaneOverlayGroupCaps(ddi::DXGI_DDI_ARG_GETMULTIPLANEOVERLAYGROUPCAPS*) {
   return overlaysNotSupported("DXGI GetMultiplaneOverlayGroupCaps");
+}
+HRESULT TRITON_APIENTRY dxgiCheckMultiplaneOverlayColorSpaceSupport(
+    ddi::DXGI_DDI_ARG_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT*) {
+  return overlaysNotSupported("DXGI CheckMultiplaneOverlayColorSpaceSupport");
+}
+HRESULT TRITON_APIENTRY dxgiPresentMultiplaneOverlay1(ddi::DXGI_DDI_ARG_PRESENTMULTIPLANEOVERLAY1*) {
+  return overlaysNotSupported("DXGI PresentMultiplaneOverlay1");
+}
+HRESULT TRITON_APIENTRY dxgiPresentMultiplaneOverlay1_6_1(ddi::DXGI1_6_1_DDI_ARG_PRESENTMULTIPLANEOVERLAY*) {
+  return overlaysNotSupported("DXGI PresentMultiplaneOverlay1 (DXGI 1.6.1)");
+}
+
+// WDDM 2.0's residency management: the kernel asks the driver to evict what it made
+// resident (periodically, or to get under the process's budget). Triton makes nothing
+// resident: its resources are the target device's, without kernel allocations, and it
+// never calls pfnMakeResidentCb, so its residency set is empty whatever the flags ask.
+HRESULT TRITON_APIENTRY dxgiTrimResidencySet(ddi::DXGI_DDI_ARG_TRIMRESIDENCYSET* a) {
+  if (!a || !dxgiDevice(a->hDevice))
+    return E_INVALIDARG;
+  return S_OK;
 }
 
 }  // namespace entry

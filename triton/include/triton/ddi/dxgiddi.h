@@ -59,6 +59,35 @@ enum D3DDDI_OFFER_PRIORITY : UINT {
   D3DDDI_OFFER_PRIORITY_AUTO = 4,
 };
 
+// d3dukmdt.h: what WDDM 2.0's offer, reclaim and trim calls carry (DXGI 1.4+ tables).
+struct D3DDDI_OFFER_FLAGS {
+  union {
+    struct {
+      UINT AllowDecommit : 1;   // the kernel may drop the pages, not only the contents
+      UINT Reserved : 31;
+    };
+    UINT Value;
+  };
+};
+
+enum D3DDDI_RECLAIM_RESULT : UINT {
+  D3DDDI_RECLAIM_RESULT_OK = 0,
+  D3DDDI_RECLAIM_RESULT_DISCARDED = 1,
+  D3DDDI_RECLAIM_RESULT_NOT_COMMITTED = 2,
+};
+
+struct D3DDDI_TRIMRESIDENCYSET_FLAGS {
+  union {
+    struct {
+      UINT PeriodicTrim : 1;          // trim what was not referenced since the last periodic trim
+      UINT RestartPeriodicTrim : 1;   // restart that period (never with PeriodicTrim)
+      UINT TrimToBudget : 1;          // over budget: trim NumBytesToTrim
+      UINT Reserved : 29;
+    };
+    UINT Value;
+  };
+};
+
 struct DXGI_DDI_RATIONAL {
   UINT Numerator;
   UINT Denominator;
@@ -231,12 +260,55 @@ struct DXGI_DDI_ARG_CHECKPRESENTDURATIONSUPPORT {
   UINT ClosestLargerDuration;
 };
 
-// Multiplane-overlay arguments (DXGI 1.2/1.3 tables): only through pointers.
+// WDDM 2.0 (DXGI 1.4 table): the kernel asks the driver to trim its residency set.
+struct DXGI_DDI_ARG_TRIMRESIDENCYSET {
+  DXGI_DDI_HDEVICE hDevice;
+  D3DDDI_TRIMRESIDENCYSET_FLAGS TrimFlags;
+  UINT64 NumBytesToTrim;
+};
+
+// WDDM 2.1 (DXGI 1.5 table): offer with flags, reclaim with a result per resource.
+struct DXGI_DDI_ARG_OFFERRESOURCES1 {
+  DXGI_DDI_HDEVICE hDevice;
+  const DXGI_DDI_HRESOURCE* pResources;
+  UINT Resources;
+  D3DDDI_OFFER_PRIORITY Priority;
+  D3DDDI_OFFER_FLAGS Flags;
+};
+
+struct DXGI_DDI_ARG_RECLAIMRESOURCES1 {
+  DXGI_DDI_HDEVICE hDevice;
+  const DXGI_DDI_HRESOURCE* pResources;
+  D3DDDI_RECLAIM_RESULT* pResults;   // out: one per resource
+  UINT Resources;
+};
+
+// WDDM 2.2 (DXGI 1.6.1 table): Present1's arguments with a rotation hint where
+// DXGI_DDI_ARG_PRESENT1 has its reserved word.
+struct DXGI1_6_1_DDI_ARG_PRESENT {
+  DXGI_DDI_HDEVICE hDevice;
+  const DXGI_DDI_ARG_PRESENTSURFACE* phSurfacesToPresent;
+  UINT SurfacesToPresent;
+  DXGI_DDI_HRESOURCE hDstResource;
+  UINT DstSubResourceIndex;
+  void* pDXGIContext;
+  DXGI_DDI_PRESENT_FLAGS Flags;
+  DXGI_DDI_FLIP_INTERVAL_TYPE FlipInterval;
+  DXGI_DDI_MODE_ROTATION RotationHint;   // the frame's contents are rotated by this against scanout
+  const RECT* pDirtyRects;
+  UINT DirtyRects;
+  UINT BackBufferMultiplicity;
+};
+
+// Multiplane-overlay arguments (DXGI 1.2 .. 1.6.1 tables): only through pointers.
 struct DXGI_DDI_ARG_GETMULTIPLANEOVERLAYCAPS;
 struct DXGI_DDI_ARG_GETMULTIPLANEOVERLAYFILTERRANGE;
 struct DXGI_DDI_ARG_CHECKMULTIPLANEOVERLAYSUPPORT;
 struct DXGI_DDI_ARG_PRESENTMULTIPLANEOVERLAY;
 struct DXGI_DDI_ARG_GETMULTIPLANEOVERLAYGROUPCAPS;
+struct DXGI_DDI_ARG_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT;
+struct DXGI_DDI_ARG_PRESENTMULTIPLANEOVERLAY1;
+struct DXGI1_6_1_DDI_ARG_PRESENTMULTIPLANEOVERLAY;
 
 using PFNDXGIDDI_PRESENT = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_PRESENT*);
 using PFNDXGIDDI_GETGAMMACAPS = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_GET_GAMMA_CONTROL_CAPS*);
@@ -256,6 +328,15 @@ using PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_A
 using PFNDXGIDDI_GETMULTIPLANEOVERLAYGROUPCAPS = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_GETMULTIPLANEOVERLAYGROUPCAPS*);
 using PFNDXGIDDI_PRESENT1 = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_PRESENT1*);
 using PFNDXGIDDI_CHECKPRESENTDURATIONSUPPORT = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_CHECKPRESENTDURATIONSUPPORT*);
+using PFNDXGIDDI_TRIMRESIDENCYSET = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_TRIMRESIDENCYSET*);
+using PFNDXGIDDI_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT =
+    HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT*);
+using PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY1 = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_PRESENTMULTIPLANEOVERLAY1*);
+using PFNDXGIDDI_OFFERRESOURCES1 = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_OFFERRESOURCES1*);
+using PFNDXGIDDI_RECLAIMRESOURCES1 = HRESULT(TRITON_APIENTRY*)(DXGI_DDI_ARG_RECLAIMRESOURCES1*);
+using PFNDXGI1_6_1DDI_PRESENT1 = HRESULT(TRITON_APIENTRY*)(DXGI1_6_1_DDI_ARG_PRESENT*);
+using PFNDXGI1_6_1DDI_PRESENTMULTIPLANEOVERLAY1 =
+    HRESULT(TRITON_APIENTRY*)(DXGI1_6_1_DDI_ARG_PRESENTMULTIPLANEOVERLAY*);
 
 struct DXGI_DDI_BASE_FUNCTIONS {
   PFNDXGIDDI_PRESENT pfnPresent;
@@ -319,10 +400,92 @@ struct DXGI1_3_DDI_BASE_FUNCTIONS {
   PFNDXGIDDI_CHECKPRESENTDURATIONSUPPORT pfnCheckPresentDurationSupport;
 };
 
+// WDDM 2.0 (the DXGI 1.4 table) appends three members to the 1.3 table.
+struct DXGI1_4_DDI_BASE_FUNCTIONS {
+  PFNDXGIDDI_PRESENT pfnPresent;
+  PFNDXGIDDI_GETGAMMACAPS pfnGetGammaCaps;
+  PFNDXGIDDI_SETDISPLAYMODE pfnSetDisplayMode;
+  PFNDXGIDDI_SETRESOURCEPRIORITY pfnSetResourcePriority;
+  PFNDXGIDDI_QUERYRESOURCERESIDENCY pfnQueryResourceResidency;
+  PFNDXGIDDI_ROTATERESOURCEIDENTITIES pfnRotateResourceIdentities;
+  PFNDXGIDDI_BLT pfnBlt;
+  PFNDXGIDDI_RESOLVESHAREDRESOURCE pfnResolveSharedResource;
+  PFNDXGIDDI_BLT1 pfnBlt1;
+  PFNDXGIDDI_OFFERRESOURCES pfnOfferResources;
+  PFNDXGIDDI_RECLAIMRESOURCES pfnReclaimResources;
+  PFNDXGIDDI_GETMULTIPLANEOVERLAYCAPS pfnGetMultiplaneOverlayCaps;
+  PFNDXGIDDI_GETMULTIPLANEOVERLAYGROUPCAPS pfnGetMultiplaneOverlayGroupCaps;
+  PFN_TRITON_DDI_RESERVED pfnReserved1;
+  PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY pfnPresentMultiplaneOverlay;
+  PFN_TRITON_DDI_RESERVED pfnReserved2;
+  PFNDXGIDDI_PRESENT1 pfnPresent1;
+  PFNDXGIDDI_CHECKPRESENTDURATIONSUPPORT pfnCheckPresentDurationSupport;
+  PFNDXGIDDI_TRIMRESIDENCYSET pfnTrimResidencySet;
+  PFNDXGIDDI_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT pfnCheckMultiplaneOverlayColorSpaceSupport;
+  PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY1 pfnPresentMultiplaneOverlay1;
+};
+
+// WDDM 2.1 (the DXGI 1.5 table): OfferResources1 takes OfferResources' place,
+// ReclaimResources1 is appended.
+struct DXGI1_5_DDI_BASE_FUNCTIONS {
+  PFNDXGIDDI_PRESENT pfnPresent;
+  PFNDXGIDDI_GETGAMMACAPS pfnGetGammaCaps;
+  PFNDXGIDDI_SETDISPLAYMODE pfnSetDisplayMode;
+  PFNDXGIDDI_SETRESOURCEPRIORITY pfnSetResourcePriority;
+  PFNDXGIDDI_QUERYRESOURCERESIDENCY pfnQueryResourceResidency;
+  PFNDXGIDDI_ROTATERESOURCEIDENTITIES pfnRotateResourceIdentities;
+  PFNDXGIDDI_BLT pfnBlt;
+  PFNDXGIDDI_RESOLVESHAREDRESOURCE pfnResolveSharedResource;
+  PFNDXGIDDI_BLT1 pfnBlt1;
+  PFNDXGIDDI_OFFERRESOURCES1 pfnOfferResources1;
+  PFNDXGIDDI_RECLAIMRESOURCES pfnReclaimResources;
+  PFNDXGIDDI_GETMULTIPLANEOVERLAYCAPS pfnGetMultiplaneOverlayCaps;
+  PFNDXGIDDI_GETMULTIPLANEOVERLAYGROUPCAPS pfnGetMultiplaneOverlayGroupCaps;
+  PFN_TRITON_DDI_RESERVED pfnReserved1;
+  PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY pfnPresentMultiplaneOverlay;
+  PFN_TRITON_DDI_RESERVED pfnReserved2;
+  PFNDXGIDDI_PRESENT1 pfnPresent1;
+  PFNDXGIDDI_CHECKPRESENTDURATIONSUPPORT pfnCheckPresentDurationSupport;
+  PFNDXGIDDI_TRIMRESIDENCYSET pfnTrimResidencySet;
+  PFNDXGIDDI_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT pfnCheckMultiplaneOverlayColorSpaceSupport;
+  PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY1 pfnPresentMultiplaneOverlay1;
+  PFNDXGIDDI_RECLAIMRESOURCES1 pfnReclaimResources1;
+};
+
+// WDDM 2.2 (the DXGI 1.6.1 table): the 1.5 table with Present1 and
+// PresentMultiplaneOverlay1 taking the 1.6.1 arguments (rotation hints).
+struct DXGI1_6_1_DDI_BASE_FUNCTIONS {
+  PFNDXGIDDI_PRESENT pfnPresent;
+  PFNDXGIDDI_GETGAMMACAPS pfnGetGammaCaps;
+  PFNDXGIDDI_SETDISPLAYMODE pfnSetDisplayMode;
+  PFNDXGIDDI_SETRESOURCEPRIORITY pfnSetResourcePriority;
+  PFNDXGIDDI_QUERYRESOURCERESIDENCY pfnQueryResourceResidency;
+  PFNDXGIDDI_ROTATERESOURCEIDENTITIES pfnRotateResourceIdentities;
+  PFNDXGIDDI_BLT pfnBlt;
+  PFNDXGIDDI_RESOLVESHAREDRESOURCE pfnResolveSharedResource;
+  PFNDXGIDDI_BLT1 pfnBlt1;
+  PFNDXGIDDI_OFFERRESOURCES1 pfnOfferResources1;
+  PFNDXGIDDI_RECLAIMRESOURCES pfnReclaimResources;
+  PFNDXGIDDI_GETMULTIPLANEOVERLAYCAPS pfnGetMultiplaneOverlayCaps;
+  PFNDXGIDDI_GETMULTIPLANEOVERLAYGROUPCAPS pfnGetMultiplaneOverlayGroupCaps;
+  PFN_TRITON_DDI_RESERVED pfnReserved1;
+  PFNDXGIDDI_PRESENTMULTIPLANEOVERLAY pfnPresentMultiplaneOverlay;
+  PFN_TRITON_DDI_RESERVED pfnReserved2;
+  PFNDXGI1_6_1DDI_PRESENT1 pfnPresent1;
+  PFNDXGIDDI_CHECKPRESENTDURATIONSUPPORT pfnCheckPresentDurationSupport;
+  PFNDXGIDDI_TRIMRESIDENCYSET pfnTrimResidencySet;
+  PFNDXGIDDI_CHECKMULTIPLANEOVERLAYCOLORSPACESUPPORT pfnCheckMultiplaneOverlayColorSpaceSupport;
+  PFNDXGI1_6_1DDI_PRESENTMULTIPLANEOVERLAY1 pfnPresentMultiplaneOverlay1;
+  PFNDXGIDDI_RECLAIMRESOURCES1 pfnReclaimResources1;
+};
+
 inline constexpr UINT D3DDDI_MAX_BROADCAST_CONTEXT = 64;
 
-// Filled by the driver inside pfnPresent and handed to pfnPresentCb. Declared
-// through BroadcastContext (the WDDM 1.2 layout); later WDDM versions append.
+// Filled by the driver inside pfnPresent and handed to pfnPresentCb. The driver owns
+// the structure, and a runtime reads the members of its own interface: declared with
+// every member up to WDDM 2.2 (a WDDM 2.0 runtime, the DXGI 1.4 table's, reads past
+// BroadcastContext), all zero except what the driver fills, so an older runtime reads
+// the prefix it knows.
 struct DXGIDDICB_PRESENT {
   D3DKMT_HANDLE hSrcAllocation;
   D3DKMT_HANDLE hDstAllocation;
@@ -330,6 +493,15 @@ struct DXGIDDICB_PRESENT {
   HANDLE hContext;
   UINT BroadcastContextCount;
   HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+  // WDDM 2.0
+  D3DKMT_HANDLE* BroadcastSrcAllocation;   // linked adapters: one per broadcast context
+  D3DKMT_HANDLE* BroadcastDstAllocation;
+  UINT PrivateDriverDataSize;
+  void* pPrivateDriverData;                // for the kernel driver's DdiPresent
+  BYTE bOptimizeForComposition;            // BOOLEAN, out: DWM composes the frame
+  // WDDM 2.2
+  BOOL SyncIntervalOverrideValid;
+  DXGI_DDI_FLIP_INTERVAL_TYPE SyncIntervalOverride;
 };
 
 struct DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY;
@@ -352,18 +524,12 @@ struct DXGI_DDI_BASE_CALLBACKS {
   PFNDDXGIDDI_SUBMITPRESENTTOHWQUEUECB pfnSubmitPresentToHwQueueCb;
 };
 
-// Later table versions (types not given by the reference; named by the
-// pDXGIDDIBaseFunctionsN <-> DXGI1_(N-1) pattern): only through the union below.
-struct DXGI1_4_DDI_BASE_FUNCTIONS;
-struct DXGI1_5_DDI_BASE_FUNCTIONS;
-struct DXGI1_6_DDI_BASE_FUNCTIONS;
-
 // The runtime points exactly one union member at a table it owns; the driver
 // fills the version it negotiated.
 struct DXGI_DDI_BASE_ARGS {
   DXGI_DDI_BASE_CALLBACKS* pDXGIBaseCallbacks;
   union {
-    DXGI1_6_DDI_BASE_FUNCTIONS* pDXGIDDIBaseFunctions6_1;
+    DXGI1_6_1_DDI_BASE_FUNCTIONS* pDXGIDDIBaseFunctions6_1;
     DXGI1_5_DDI_BASE_FUNCTIONS* pDXGIDDIBaseFunctions6;
     DXGI1_4_DDI_BASE_FUNCTIONS* pDXGIDDIBaseFunctions5;
     DXGI1_3_DDI_BASE_FUNCTIONS* pDXGIDDIBaseFunctions4;
