@@ -2,6 +2,7 @@
 #include "hello_checks.h"
 #include "protocol_identity.h"
 #include "sharing_cleanup.h"
+#include "shm_file_cleanup.h"
 
 #include <cerrno>
 #include <csignal>
@@ -64,10 +65,16 @@ Server::~Server() {
     ::waitpid(c.pid, nullptr, 0);
     ::munmap(c.base, c.size);
     ::munmap(c.supervision, sizeof(Supervision));
+    if (!c.shm_path.empty())
+      remove_context_shm_files(c.shm_path);
   }
 }
 
 bool Server::start() {
+  // A killed server's workers died with it (PR_SET_PDEATHSIG) before their guests
+  // confirmed every mapping: those files are removed by the next server.
+  if (uint32_t removed = remove_shm_files_of_dead_servers())
+    std::fprintf(stderr, "neptune-server: removed %u /dev/shm files of servers that no longer run\n", removed);
   sockaddr_un addr = {};
   addr.sun_family = AF_UNIX;
   if (m_config.socket_path.size() >= sizeof(addr.sun_path)) {
@@ -209,6 +216,13 @@ void Server::reap_workers() {
       // A worker that did not end on its own ran no clean-up: its sharing entries come back.
       if (!clean)
         reclaim_sharing_of_dead_workers("worker pid", uint32_t(pid));
+      // A worker ends its files itself once its guest confirmed them, and at a clean end; a
+      // killed one (before the confirmation, or with regions in use) leaves them behind.
+      if (!m_contexts[i].shm_path.empty()) {
+        const uint32_t removed = remove_context_shm_files(m_contexts[i].shm_path);
+        if (removed && (!clean || m_config.verbose))
+          std::fprintf(stderr, "neptune-server: removed %u /dev/shm files of worker %d\n", removed, pid);
+      }
       ::munmap(m_contexts[i].base, m_contexts[i].size);
       ::munmap(m_contexts[i].supervision, sizeof(Supervision));
       m_contexts.erase(m_contexts.begin() + long(i));
@@ -358,6 +372,7 @@ void Server::accept_guest(int listener, bool tcp) {
   c.replies_offset = geometry.replies_offset();
   c.reply_stride = geometry.reply_stride();
   c.supervision = static_cast<Supervision*>(supervision);
+  c.shm_path = path;
   m_contexts.push_back(c);
 
   reinterpret_cast<ControlBlock*>(base)->worker_pid = uint32_t(pid);

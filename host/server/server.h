@@ -43,6 +43,7 @@ private:
     uint64_t progress_at_ns = 0;
     uint64_t cpu_at_ns = 0;
     bool hung = false;                    // killed by the watchdog, not reaped yet
+    std::string shm_path;                 // PE guests: the context's /dev/shm file (its regions: <path>-r<id>)
   };
 
   void accept_guest(int listener, bool tcp);

@@ -2,6 +2,8 @@
 // isolation, malformed ring state, host death detection.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -503,4 +505,113 @@ TEST(Server, WorkerExitsWhenItsGuestGoesAway) {
   EXPECT_NE(kill(worker, 0), 0) << "the worker of a vanished guest exits";
   EXPECT_LT(ms_since(start), 1000u);
   EXPECT_TRUE(echo_ok(*other, 0, 2));
+}
+
+namespace {
+
+bool file_exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+
+bool make_file(const std::string& path) {
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0)
+    return false;
+  close(fd);
+  return true;
+}
+
+// A PE guest's handshake (loopback TCP, the token of the rendezvous file; the native
+// server answers with the path of a /dev/shm file), stopped before the guest maps that
+// file and confirms it: the server's file of a context that was never confirmed.
+bool connect_without_confirming(ServerProcess& server, Socket* socket, Welcome* welcome) {
+  FILE* f = std::fopen(server.rendezvous_path().c_str(), "r");
+  if (!f)
+    return false;
+  unsigned port = 0;
+  char token[64] = {};
+  const int fields = std::fscanf(f, "%u %63s", &port, token);
+  std::fclose(f);
+  if (fields != 2)
+    return false;
+  Geometry g = ServerProcess::small_geometry();
+  Hello hello = {};
+  hello.magic = kHelloMagic;
+  hello.version = kVersion;
+  hello.min_version = kMinVersion;
+  hello.flags = kHelloBulkRegions;
+  hello.ring_count = g.ring_count;
+  hello.ring_size = g.ring_size;
+  hello.reply_slot_count = g.reply_slot_count;
+  hello.reply_slot_size = g.reply_slot_size;
+  hello.push_slot_count = g.push_slot_count;
+  hello.fence_count = g.fence_count;
+  hello.bulk_size = g.bulk_size;
+  std::memcpy(hello.token, token, sizeof(token));
+  hello.hello_size = sizeof(hello);
+  *socket = Socket::connect_tcp_loopback(uint16_t(port));
+  return socket->valid() && socket->send_all(&hello, sizeof(hello)) &&
+         socket->recv_all(welcome, sizeof(*welcome), 5000) && welcome->error == 0 && (welcome->flags & kWelcomePath);
+}
+
+}
+
+// The worker removes a PE guest's /dev/shm files once the guest confirmed its mappings; a
+// worker killed before that leaves the context's file and its region files (named
+// <context file>-r<id>) behind, which the server removes when it reaps the worker.
+TEST(Server, FilesOfAWorkerKilledBeforeItsGuestConfirmedAreRemoved) {
+  ServerProcess server;
+  ASSERT_TRUE(server.running());
+  Socket socket;
+  Welcome welcome = {};
+  ASSERT_TRUE(connect_without_confirming(server, &socket, &welcome));
+  const std::string context_file = welcome.path;
+  ASSERT_EQ(context_file.rfind("/dev/shm/neptune-" + std::to_string(server.pid()) + "-", 0), 0u) << context_file;
+  ASSERT_TRUE(file_exists(context_file));
+  // A region the worker added for this guest (bulk_regions.cpp names it so).
+  const std::string region_file = context_file + "-r3";
+  ASSERT_TRUE(make_file(region_file));
+  // Another context's region is not this one's.
+  const std::string other_file = context_file + "0-r3";
+  ASSERT_TRUE(make_file(other_file));
+  const pid_t worker = pid_t(welcome.worker_pid);
+  ASSERT_GT(worker, 0);
+  const uint64_t killed_at = now_ns();
+  ASSERT_EQ(kill(worker, SIGKILL), 0);
+  while ((file_exists(context_file) || file_exists(region_file)) && ms_since(killed_at) < 2000)
+    sleep_us(5000);
+  EXPECT_FALSE(file_exists(context_file)) << "the unconfirmed context file stays after its worker was killed";
+  EXPECT_FALSE(file_exists(region_file)) << "the region file stays after its worker was killed";
+  EXPECT_TRUE(file_exists(other_file));
+  std::printf("killed worker: its /dev/shm files were gone %llu ms later\n", (unsigned long long)ms_since(killed_at));
+  for (const std::string& path : { context_file, region_file, other_file })
+    unlink(path.c_str());
+  EXPECT_TRUE(server.running());
+}
+
+// A server killed outright takes its workers with it (PR_SET_PDEATHSIG) before they remove
+// their files: the next server removes the context and region files of servers that no
+// longer run, and nothing of a server that runs or of the sharing registry (host/sharing's).
+TEST(Server, StartingServerRemovesFilesOfServersThatNoLongerRun) {
+  ServerProcess killed;
+  ASSERT_TRUE(killed.running());
+  Socket socket;
+  Welcome welcome = {};
+  ASSERT_TRUE(connect_without_confirming(killed, &socket, &welcome));
+  const std::string dead_context = welcome.path;
+  const std::string dead_region = dead_context + "-r1";
+  ASSERT_TRUE(make_file(dead_region));
+  killed.stop(SIGKILL);
+  socket = Socket();
+  ASSERT_TRUE(file_exists(dead_context)) << "nothing removed it yet";
+  // This process runs: a file in its name is a live server's.
+  const std::string live_region = "/dev/shm/neptune-" + std::to_string(getpid()) + "-1-r1";
+  ASSERT_TRUE(make_file(live_region));
+
+  ServerProcess next;
+  ASSERT_TRUE(next.running());
+  EXPECT_FALSE(file_exists(dead_context)) << dead_context;
+  EXPECT_FALSE(file_exists(dead_region)) << dead_region;
+  EXPECT_TRUE(file_exists(live_region));
+  unlink(live_region.c_str());
+  unlink(dead_context.c_str());
+  unlink(dead_region.c_str());
 }
