@@ -43,8 +43,8 @@
 
 #include "dxbc/asm/assembler.h"
 #include "npt/backends/backend.h"
-#include "npt/executor/executor.h"
-#include "npt/protocol/decoder.h"
+#include "bench_clock.h"
+#include "npt/executor/in_memory_session.h"
 #include "frame_commands.h"
 #include "server_frame.h"
 #include "npt_encode.h"
@@ -226,32 +226,13 @@ private:
 };
 
 // The sample through the wire: generated encoders -> StreamDecoder -> Executor (validation,
-// object tables) -> the backend. A vector plays the context's bulk memory (region 0), as in
-// the executor's tests.
+// object tables) -> the backend, in the executor's in-memory session (the set-up of the
+// executor's tests: a vector plays the context's bulk memory, region 0).
 class NeptuneFrame {
 public:
   NeptuneFrame(const char* backendName, const Shaders& shaders, const Geometry& geometry, UINT width, UINT height)
-  : m_width(width), m_height(height), m_commands(16u << 20), m_writer(m_commands.data(), m_commands.size()),
-    m_bulk(8u << 20) {
-    npt::executor::ExecutorOptions options;
-    options.backend = backendName;
-    options.hooks.bulkBytes = [this](const npt::protocol::BulkRef& ref) -> const uint8_t* {
-      if (ref.region != 0 || ref.offset > m_bulk.size() || ref.size > m_bulk.size() - ref.offset) return nullptr;
-      return m_bulk.data() + ref.offset;
-    };
-    options.hooks.replyArea = [this](uint64_t* size) {
-      *size = m_bulk.size();
-      return m_bulk.data();
-    };
-    options.hooks.pushSlot = [](uint32_t, const void*, size_t) {};
-    options.hooks.fenceSlot = [this](uint32_t slot, uint64_t value) {
-      if (slot == kFenceSlot) m_fenceSlotValue = value;
-    };
-    options.hooks.log = [](const char* line) { std::fprintf(stderr, "executor: %s\n", line); };
-    m_executor = npt::executor::createExecutor(std::move(options));
-    m_decodeContext.replies = &m_replies;
-    m_decoder = std::make_unique<npt::protocol::StreamDecoder>(m_decodeContext, *m_executor);
-
+  : m_width(width), m_height(height), m_session(sessionOptions(backendName)), m_writer(m_session.w()),
+    m_bulk(m_session.bulk()), m_executor(m_session.executor()) {
     using namespace npt::protocol;
     m_device = next();
     m_context = next();
@@ -260,7 +241,7 @@ public:
     run();
     HRESULT hr = E_FAIL;
     D3D_FEATURE_LEVEL level = D3D_FEATURE_LEVEL(0);
-    if (decodeReply_D3D11CreateDevice(m_replies.data(), m_replies.size(), &hr, &level) != ErrorCode::Ok || FAILED(hr)) {
+    if (decodeReply_D3D11CreateDevice(m_session.replies().data(), m_session.replies().size(), &hr, &level) != ErrorCode::Ok || FAILED(hr)) {
       std::fprintf(stderr, "neptune device: D3D11CreateDevice through the executor failed (0x%08x)\n", unsigned(hr));
       std::exit(2);
     }
@@ -305,15 +286,15 @@ public:
     m_fence = next();
     encode_ID3D11Device5_CreateFence(m_writer, m_device, 0, 0, kFenceSlot, m_fence);
     run();
-    if (decodeReply_ID3D11Device5_CreateFence(m_replies.data(), m_replies.size(), &hr) != ErrorCode::Ok || FAILED(hr)) {
+    if (decodeReply_ID3D11Device5_CreateFence(m_session.replies().data(), m_session.replies().size(), &hr) != ErrorCode::Ok || FAILED(hr)) {
       std::fprintf(stderr, "neptune setup: CreateFence failed (0x%08x)\n", unsigned(hr));
       std::exit(2);
     }
     for (ObjectId id : {m_vs, m_psPlain, m_psSwizzled, m_layout, m_vertices, m_indices, m_rowConstants, m_target, m_rtv,
                         m_staging})
-      if (!m_executor->backendObject(id)) {
+      if (!m_executor.backendObject(id)) {
         std::fprintf(stderr, "neptune setup: object %u was not created (dropped calls: %llu)\n", id,
-                     (unsigned long long)m_executor->droppedCalls());
+                     (unsigned long long)m_executor.droppedCalls());
         std::exit(2);
       }
   }
@@ -342,12 +323,11 @@ public:
   void record(uint32_t frame) {
     m_writer.clear();
     encodeFrame(frame);
-    m_recorded.assign(m_commands.begin(), m_commands.begin() + m_writer.size());
+    m_recorded = m_session.writtenCommands();
     m_writer.clear();
   }
   uint32_t replay() {
-    m_replies.clear();
-    check(m_decoder->decodePrivate(m_recorded.data(), m_recorded.size()));
+    check(m_session.runRecorded(m_recorded.data(), m_recorded.size()));
     return readBack();
   }
   // fence: the frame, Signal + Flush, then the executor polled until the slot shows the
@@ -362,36 +342,44 @@ public:
     // As host/server/worker.cpp's idle worker with pending fence work: poll, then 200 us.
     uint32_t polls = 0;
     for (;;) {
-      m_executor->pollQueries();
+      m_executor.pollQueries();
       polls++;
-      if (m_fenceSlotValue >= value) break;
+      if (fenceSlotValue() >= value) break;
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    if (m_fenceSlotValue != value) {
-      std::fprintf(stderr, "fence: slot shows %llu after signalling %llu\n", (unsigned long long)m_fenceSlotValue,
+    if (fenceSlotValue() != value) {
+      std::fprintf(stderr, "fence: slot shows %llu after signalling %llu\n", (unsigned long long)fenceSlotValue(),
                    (unsigned long long)value);
       std::exit(2);
     }
     return polls;
   }
   size_t recordedBytes() const { return m_recorded.size(); }
-  uint64_t droppedCalls() const { return m_executor->droppedCalls(); }
-  bool fatal() const { return m_executor->isFatal(); }
+  uint64_t droppedCalls() const { return m_executor.droppedCalls(); }
+  bool fatal() const { return m_executor.isFatal(); }
 
 private:
   ObjectId next() { return m_nextId++; }
 
   void check(const npt::protocol::DecodeResult& result) {
-    if (result.code != npt::protocol::ErrorCode::Ok || m_executor->isFatal()) {
+    if (result.code != npt::protocol::ErrorCode::Ok || m_executor.isFatal()) {
       std::fprintf(stderr, "neptune: decode %s at %zu; fatal: %s\n", npt::protocol::errorName(result.code),
-                   size_t(result.offset), m_executor->fatalError().message.c_str());
+                   size_t(result.offset), m_executor.fatalError().message.c_str());
       std::exit(2);
     }
   }
-  void run() {
-    m_replies.clear();
-    check(m_decoder->decodePrivate(m_commands.data(), m_writer.size()));
-    m_writer.clear();
+  void run() { check(m_session.run()); }
+  // What the executor last wrote into the guest's fence slot (0: nothing yet).
+  uint64_t fenceSlotValue() {
+    const std::vector<uint64_t>& writes = m_session.fenceSlotWrites(kFenceSlot);
+    return writes.empty() ? 0 : writes.back();
+  }
+  static npt::executor::InMemorySessionOptions sessionOptions(const char* backendName) {
+    npt::executor::InMemorySessionOptions options;
+    options.backend = backendName;
+    options.commandBytes = 16u << 20;   // the whole frame's 324,576 bytes and its set-up
+    options.echoLog = true;
+    return options;
   }
   // Copies the pixel of cell (0,0), maps it (the sync path: waits for the GPU), unmaps.
   uint32_t readBack() {
@@ -404,7 +392,7 @@ private:
     UINT rowPitch = 0, depthPitch = 0;
     Payload data;
     uint32_t pixel = 0;
-    if (decodeReply_ID3D11DeviceContext_Map(m_replies.data(), m_replies.size(), &hr, &rowPitch, &depthPitch, &data) !=
+    if (decodeReply_ID3D11DeviceContext_Map(m_session.replies().data(), m_session.replies().size(), &hr, &rowPitch, &depthPitch, &data) !=
             ErrorCode::Ok ||
         FAILED(hr) || data.size < 4) {
       std::fprintf(stderr, "neptune: Map failed (0x%08x)\n", unsigned(hr));
@@ -417,34 +405,18 @@ private:
   }
 
   UINT m_width, m_height;
-  std::vector<uint8_t> m_commands;
-  npt::protocol::CommandWriter m_writer;
-  std::vector<uint8_t> m_bulk;
-  std::vector<uint8_t> m_replies;
+  npt::executor::InMemorySession m_session;
+  npt::protocol::CommandWriter& m_writer;
+  std::vector<uint8_t>& m_bulk;
+  npt::executor::Executor& m_executor;
   std::vector<uint8_t> m_recorded;
-  npt::protocol::DecodeContext m_decodeContext;
-  std::unique_ptr<npt::executor::Executor> m_executor;
-  std::unique_ptr<npt::protocol::StreamDecoder> m_decoder;
   static constexpr uint32_t kFenceSlot = 0;
   uint64_t m_fenceValue = 0;       // the last value signalled
-  uint64_t m_fenceSlotValue = 0;   // what the executor last wrote into the guest's fence slot
   ObjectId m_fence = 0;
   ObjectId m_nextId = 1;
   ObjectId m_device = 0, m_context = 0, m_vs = 0, m_psPlain = 0, m_psSwizzled = 0, m_layout = 0, m_vertices = 0,
            m_indices = 0, m_rowConstants = 0, m_target = 0, m_rtv = 0, m_staging = 0;
 };
-
-double nowMs(clockid_t clock) {
-  timespec ts;
-  clock_gettime(clock, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 struct ModeResult {
   const char* name;

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "npt/executor/executor.h"
-#include "npt/protocol/decoder.h"
+#include "bench_clock.h"
+#include "npt/executor/in_memory_session.h"
 #include "npt/sharing/registry.h"
 #include "npt_encode.h"
 
@@ -33,54 +33,26 @@ namespace {
 using npt::protocol::ObjectId;
 using npt::protocol::Payload;
 
-// One context through the wire: encoders -> StreamDecoder -> Executor, a vector as its
-// bulk memory (as the executor's tests do).
+// One context through the wire: encoders -> StreamDecoder -> Executor in the executor's
+// in-memory session (a vector as its bulk memory, as in the executor's tests).
 class WireContext {
 public:
-  explicit WireContext(const char* backend) : m_commands(1u << 20), m_writer(m_commands.data(), m_commands.size()),
-                                              m_bulk(64u << 20) {
-    npt::executor::ExecutorOptions options;
-    options.backend = backend;
-    options.hooks.bulkBytes = [this](const npt::protocol::BulkRef& ref) -> const uint8_t* {
-      if (ref.region != 0 || ref.offset > m_bulk.size() || ref.size > m_bulk.size() - ref.offset) return nullptr;
-      return m_bulk.data() + ref.offset;
-    };
-    options.hooks.replyArea = [this](uint64_t* size) {
-      *size = m_bulk.size();
-      return m_bulk.data();
-    };
-    options.hooks.pushSlot = [](uint32_t, const void*, size_t) {};
-    options.hooks.fenceSlot = [](uint32_t, uint64_t) {};
-    options.hooks.log = [](const char* line) { std::fprintf(stderr, "executor: %s\n", line); };
-    m_executor = npt::executor::createExecutor(std::move(options));
-    m_decodeContext.replies = &m_replies;
-    m_decoder = std::make_unique<npt::protocol::StreamDecoder>(m_decodeContext, *m_executor);
-    device = next();
-    context = next();
-    npt::protocol::encode_D3D11CreateDevice(w(), 0, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, nullptr, 0,
-                                            D3D11_SDK_VERSION, device, context);
-    run();
-    HRESULT hr = E_FAIL;
-    D3D_FEATURE_LEVEL level = D3D_FEATURE_LEVEL(0);
-    if (npt::protocol::decodeReply_D3D11CreateDevice(m_replies.data(), m_replies.size(), &hr, &level) !=
-            npt::protocol::ErrorCode::Ok ||
-        FAILED(hr))
-      fail("D3D11CreateDevice through the executor");
+  explicit WireContext(const char* backend) : m_session(sessionOptions(backend)) {
+    HRESULT hr = m_session.createDevice(&device, &context);
+    if (FAILED(hr)) fail("D3D11CreateDevice through the executor");
   }
 
-  npt::protocol::CommandWriter& w() { return m_writer; }
-  const std::vector<uint8_t>& replies() const { return m_replies; }
-  ObjectId next() { return m_nextId++; }
+  npt::protocol::CommandWriter& w() { return m_session.w(); }
+  const std::vector<uint8_t>& replies() const { return m_session.replies(); }
+  ObjectId next() { return m_session.newId(); }
   // Decodes and executes what the writer holds, then what the server does after a batch.
   void run() {
-    m_replies.clear();
-    npt::protocol::DecodeResult result = m_decoder->decodePrivate(m_commands.data(), m_writer.size());
-    m_writer.clear();
-    if (result.code != npt::protocol::ErrorCode::Ok || m_executor->isFatal()) fail("a batch");
-    m_executor->pollQueries();
+    npt::protocol::DecodeResult result = m_session.run();
+    if (result.code != npt::protocol::ErrorCode::Ok || m_session.executor().isFatal()) fail("a batch");
+    m_session.executor().pollQueries();
   }
   void fail(const char* what) {
-    std::fprintf(stderr, "%s failed (fatal: %s)\n", what, m_executor->fatalError().message.c_str());
+    std::fprintf(stderr, "%s failed (fatal: %s)\n", what, m_session.executor().fatalError().message.c_str());
     std::exit(2);
   }
 
@@ -89,7 +61,7 @@ public:
     const ObjectId id = next();
     npt::protocol::encode_ID3D11Device_CreateTexture2D(w(), device, &desc, 0, nullptr, id);
     run();
-    if (!m_executor->backendObject(id)) fail("CreateTexture2D");
+    if (!m_session.executor().backendObject(id)) fail("CreateTexture2D");
     return id;
   }
   ObjectId renderTarget(ObjectId resource) {
@@ -103,17 +75,13 @@ public:
     using namespace npt::protocol;
     D3D11_BOX box = {x, y, 0, x + 1, y + 1, 1};
     encode_ID3D11DeviceContext_CopySubresourceRegion(w(), context, staging, 0, 0, 0, 0, source, 0, &box);
-    encode_ID3D11DeviceContext_Map(w(), context, staging, 0, D3D11_MAP_READ, 0);
-    run();
-    HRESULT hr = E_FAIL;
-    UINT rowPitch = 0, depthPitch = 0;
-    Payload data;
-    if (decodeReply_ID3D11DeviceContext_Map(m_replies.data(), m_replies.size(), &hr, &rowPitch, &depthPitch, &data) !=
-            ErrorCode::Ok ||
-        FAILED(hr) || data.size < 4)
-      fail("Map");
+    // map() adds the Map to the writer's batch: the copy and the Map run as one batch.
+    std::vector<uint8_t> bytes;
+    const HRESULT hr = m_session.map(context, staging, 0, D3D11_MAP_READ, bytes);
+    if (FAILED(hr) || bytes.size() < 4 || m_session.executor().isFatal()) fail("Map");
+    m_session.executor().pollQueries();
     uint32_t value = 0;
-    std::memcpy(&value, data.isBulk ? m_bulk.data() + data.bulk.offset : data.data, 4);
+    std::memcpy(&value, bytes.data(), 4);
     encode_ID3D11DeviceContext_Unmap(w(), context, staging, 0, D3D11_MAP_READ, 0, nullptr, Payload::none());
     run();
     return value;
@@ -122,14 +90,16 @@ public:
   ObjectId device = 0, context = 0;
 
 private:
-  std::vector<uint8_t> m_commands;
-  npt::protocol::CommandWriter m_writer;
-  std::vector<uint8_t> m_bulk;
-  std::vector<uint8_t> m_replies;
-  npt::protocol::DecodeContext m_decodeContext;
-  std::unique_ptr<npt::executor::Executor> m_executor;
-  std::unique_ptr<npt::protocol::StreamDecoder> m_decoder;
-  ObjectId m_nextId = 1;
+  static npt::executor::InMemorySessionOptions sessionOptions(const char* backend) {
+    npt::executor::InMemorySessionOptions options;
+    options.backend = backend;
+    options.commandBytes = 1u << 20;
+    options.bulkBytes = 64u << 20;   // a 3840x2160 RGBA8 readback fits
+    options.echoLog = true;
+    return options;
+  }
+
+  npt::executor::InMemorySession m_session;
 };
 
 void colourOf(uint32_t frame, float out[4]) {
@@ -151,17 +121,8 @@ bool closeTo(uint32_t a, uint32_t b) {
   return true;
 }
 
-double nowMs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
+using npt::bench::gpu::median;
+using npt::bench::gpu::nowMs;
 
 }  // namespace
 
