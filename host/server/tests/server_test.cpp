@@ -522,7 +522,14 @@ bool make_file(const std::string& path) {
 // A PE guest's handshake (loopback TCP, the token of the rendezvous file; the native
 // server answers with the path of a /dev/shm file), stopped before the guest maps that
 // file and confirms it: the server's file of a context that was never confirmed.
-bool connect_without_confirming(ServerProcess& server, Socket* socket, Welcome* welcome) {
+struct UnconfirmedGuest {
+  Socket socket;
+  Welcome welcome = {};
+};
+
+bool connect_without_confirming(ServerProcess& server, UnconfirmedGuest* guest) {
+  Socket* socket = &guest->socket;
+  Welcome* welcome = &guest->welcome;
   FILE* f = std::fopen(server.rendezvous_path().c_str(), "r");
   if (!f)
     return false;
@@ -532,21 +539,8 @@ bool connect_without_confirming(ServerProcess& server, Socket* socket, Welcome* 
   std::fclose(f);
   if (fields != 2)
     return false;
-  Geometry g = ServerProcess::small_geometry();
-  Hello hello = {};
-  hello.magic = kHelloMagic;
-  hello.version = kVersion;
-  hello.min_version = kMinVersion;
-  hello.flags = kHelloBulkRegions;
-  hello.ring_count = g.ring_count;
-  hello.ring_size = g.ring_size;
-  hello.reply_slot_count = g.reply_slot_count;
-  hello.reply_slot_size = g.reply_slot_size;
-  hello.push_slot_count = g.push_slot_count;
-  hello.fence_count = g.fence_count;
-  hello.bulk_size = g.bulk_size;
+  Hello hello = raw_hello(kMinVersion, kVersion, kHelloBulkRegions);
   std::memcpy(hello.token, token, sizeof(token));
-  hello.hello_size = sizeof(hello);
   *socket = Socket::connect_tcp_loopback(uint16_t(port));
   return socket->valid() && socket->send_all(&hello, sizeof(hello)) &&
          socket->recv_all(welcome, sizeof(*welcome), 5000) && welcome->error == 0 && (welcome->flags & kWelcomePath);
@@ -559,11 +553,9 @@ bool connect_without_confirming(ServerProcess& server, Socket* socket, Welcome* 
 // <context file>-r<id>) behind, which the server removes when it reaps the worker.
 TEST(Server, FilesOfAWorkerKilledBeforeItsGuestConfirmedAreRemoved) {
   ServerProcess server;
-  ASSERT_TRUE(server.running());
-  Socket socket;
-  Welcome welcome = {};
-  ASSERT_TRUE(connect_without_confirming(server, &socket, &welcome));
-  const std::string context_file = welcome.path;
+  UnconfirmedGuest guest;
+  ASSERT_TRUE(connect_without_confirming(server, &guest));
+  const std::string context_file = guest.welcome.path;
   ASSERT_EQ(context_file.rfind("/dev/shm/neptune-" + std::to_string(server.pid()) + "-", 0), 0u) << context_file;
   ASSERT_TRUE(file_exists(context_file));
   // A region the worker added for this guest (bulk_regions.cpp names it so).
@@ -572,7 +564,7 @@ TEST(Server, FilesOfAWorkerKilledBeforeItsGuestConfirmedAreRemoved) {
   // Another context's region is not this one's.
   const std::string other_file = context_file + "0-r3";
   ASSERT_TRUE(make_file(other_file));
-  const pid_t worker = pid_t(welcome.worker_pid);
+  const pid_t worker = pid_t(guest.welcome.worker_pid);
   ASSERT_GT(worker, 0);
   const uint64_t killed_at = now_ns();
   ASSERT_EQ(kill(worker, SIGKILL), 0);
@@ -589,18 +581,16 @@ TEST(Server, FilesOfAWorkerKilledBeforeItsGuestConfirmedAreRemoved) {
 
 // A server killed outright takes its workers with it (PR_SET_PDEATHSIG) before they remove
 // their files: the next server removes the context and region files of servers that no
-// longer run, and nothing of a server that runs or of the sharing registry (host/sharing's).
+// longer run, and nothing of a server that runs.
 TEST(Server, StartingServerRemovesFilesOfServersThatNoLongerRun) {
   ServerProcess killed;
-  ASSERT_TRUE(killed.running());
-  Socket socket;
-  Welcome welcome = {};
-  ASSERT_TRUE(connect_without_confirming(killed, &socket, &welcome));
-  const std::string dead_context = welcome.path;
+  UnconfirmedGuest guest;
+  ASSERT_TRUE(connect_without_confirming(killed, &guest));
+  const std::string dead_context = guest.welcome.path;
   const std::string dead_region = dead_context + "-r1";
   ASSERT_TRUE(make_file(dead_region));
   killed.stop(SIGKILL);
-  socket = Socket();
+  guest.socket = Socket();
   ASSERT_TRUE(file_exists(dead_context)) << "nothing removed it yet";
   // This process runs: a file in its name is a live server's.
   const std::string live_region = "/dev/shm/neptune-" + std::to_string(getpid()) + "-1-r1";
