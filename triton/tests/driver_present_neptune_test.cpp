@@ -1,7 +1,10 @@
 // DXGI Present through the DDI with the Neptune guest runtime as Triton's target: the
 // presented surfaces reach the host presenter of a neptune-server.exe this program
 // starts (NPT_PRESENT_LOG=1: the server logs a checksum per presented frame, FNV-1a 64
-// over the frame as RGBA bytes), in order, with the flip interval as sync interval.
+// over the frame as RGBA bytes), in order, with the flip interval as sync interval; and
+// the run-ahead bound: with the host frozen (its worker processes suspended, a host that
+// retires no frame), Present returns for as many frames as the bound allows and then
+// waits until the host is thawed and finishes one.
 //
 //   TRITON_DRIVER          the driver DLL (default: this build's)
 //   NPT_TEST_D3D11         the Neptune guest d3d11.dll (Triton's target; a copy named
@@ -10,10 +13,15 @@
 
 #include <gtest/gtest.h>
 
+#include <windows.h>
+#include <tlhelp32.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "server_launch_win32.h"
@@ -52,6 +60,7 @@ public:
     return true;
   }
   std::string log() const { return server_.log(); }
+  DWORD processId() const { return GetProcessId(server_.process()); }
 
 private:
   npt::testing::ServerProcess server_;
@@ -135,26 +144,35 @@ void expectFramesInServerLog(harness::Device& device, const PresentServer& serve
   }
 }
 
-// One server for the program: the guest runtime keeps its process's connection, so a
-// second server in the same process would not be reached.
+// One server for the program (every test suite): the guest runtime keeps its process's
+// connection, so a second server in the same process would not be reached.
+class PresentServerEnvironment : public ::testing::Environment {
+public:
+  void SetUp() override {
+    server = new PresentServer;
+    started = server->start();
+  }
+  void TearDown() override {
+    delete server;
+    server = nullptr;
+  }
+  static PresentServer* server;
+  static bool started;
+};
+PresentServer* PresentServerEnvironment::server = nullptr;
+bool PresentServerEnvironment::started = false;
+::testing::Environment* const kPresentServerEnvironment =
+    ::testing::AddGlobalTestEnvironment(new PresentServerEnvironment);
+
 class DriverPresentNeptune : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    server_ = new PresentServer;
-    started_ = server_->start();
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_TRUE(started_) << "NPT_SERVER_BIN and NPT_TEST_D3D11 must name the server and the guest runtime";
+    server_ = PresentServerEnvironment::server;
+    ASSERT_TRUE(PresentServerEnvironment::started)
+        << "NPT_SERVER_BIN and NPT_TEST_D3D11 must name the server and the guest runtime";
   }
-  static PresentServer* server_;
-  static bool started_;
+  PresentServer* server_ = nullptr;
 };
-PresentServer* DriverPresentNeptune::server_ = nullptr;
-bool DriverPresentNeptune::started_ = false;
 
 TEST_F(DriverPresentNeptune, PresentedFramesReachTheHostPresenter) {
   const PresentServer& server = *server_;
@@ -249,6 +267,166 @@ TEST_F(DriverPresentNeptune, Present1FramesReachTheHostPresenter) {
   device.destroyResource(shown);
   EXPECT_EQ(device.errorCount(), 0u);
 }
+
+// A host that makes no progress: every thread of the server's worker processes (one per
+// context) suspended, as the isolation tests hang a worker. Nothing the guest submits is
+// executed, so no frame finishes, until thaw().
+class FrozenHost {
+public:
+  explicit FrozenHost(DWORD serverId) {
+    std::vector<DWORD> workers;
+    HANDLE processes = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    PROCESSENTRY32 process{};
+    process.dwSize = sizeof(process);
+    for (BOOL more = Process32First(processes, &process); more; more = Process32Next(processes, &process))
+      if (process.th32ParentProcessID == serverId)
+        workers.push_back(process.th32ProcessID);
+    CloseHandle(processes);
+    HANDLE threads = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+    THREADENTRY32 thread{};
+    thread.dwSize = sizeof(thread);
+    for (BOOL more = Thread32First(threads, &thread); more; more = Thread32Next(threads, &thread)) {
+      if (std::find(workers.begin(), workers.end(), thread.th32OwnerProcessID) == workers.end())
+        continue;
+      HANDLE handle = OpenThread(THREAD_SUSPEND_RESUME, FALSE, thread.th32ThreadID);
+      if (handle && SuspendThread(handle) != DWORD(-1))
+        suspended_.push_back(handle);
+      else if (handle)
+        CloseHandle(handle);
+    }
+    CloseHandle(threads);
+    workers_ = workers.size();
+  }
+  ~FrozenHost() { thaw(); }
+  void thaw() {
+    for (HANDLE handle : suspended_) {
+      ResumeThread(handle);
+      CloseHandle(handle);
+    }
+    suspended_.clear();
+  }
+  size_t workers() const { return workers_; }
+  size_t threads() const { return suspended_.size(); }
+
+private:
+  size_t workers_ = 0;
+  std::vector<HANDLE> suspended_;
+};
+
+// Waits (bounded) until the host has executed everything submitted so far.
+void waitUntilHostIdle(harness::Device& device) {
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  harness::Query done = device.createQuery(ddi::D3D10DDI_QUERY_EVENT);
+  device.funcs11_1.pfnQueryEnd(h, done.handle);
+  device.funcs11_1.pfnFlush(h, 0);
+  BOOL finished = FALSE;
+  for (int i = 0; i < 10000 && !finished; ++i) {
+    device.funcs11_1.pfnQueryGetData(h, done.handle, &finished, sizeof(finished), 0);
+    const HRESULT hr = device.takeError();   // not finished yet: DXGI_DDI_ERR_WASSTILLDRAWING
+    ASSERT_TRUE(hr == S_OK || hr == DXGI_DDI_ERR_WASSTILLDRAWING) << std::hex << hr;
+    if (!finished)
+      Sleep(1);
+  }
+  device.destroy(done);
+  ASSERT_TRUE(finished) << "the host did not finish the frames in 10 s";
+}
+
+// Run-ahead bound: the model (blt or flip) and the bound TRITON_MAX_FRAME_LATENCY sets
+// (0: unset, DXGI's default 3).
+struct RunAhead {
+  const char* name;
+  bool flip;
+  UINT setting;
+};
+
+class DriverPresentRunAhead : public DriverPresentNeptune, public ::testing::WithParamInterface<RunAhead> {};
+
+// With the host frozen, `bound` presents return (none waits: the host retires nothing, so
+// a wait would never end) and each reaches pfnPresentCb; the next one waits, with its
+// callback not made, for as long as the host stays frozen, and returns S_OK once the
+// thawed host has finished the oldest frame.
+TEST_P(DriverPresentRunAhead, PresentWaitsOnlyAtTheBound) {
+  const RunAhead& param = GetParam();
+  const UINT bound = param.setting ? param.setting : 3;
+  // Read when the device is created; "" removes it (DXGI's default).
+  _putenv_s("TRITON_MAX_FRAME_LATENCY", param.setting ? std::to_string(param.setting).c_str() : "");
+  std::unique_ptr<harness::Driver> driver;
+  ASSERT_EQ(harness::Driver::load(driverPath(), driver), S_OK);
+  harness::Adapter adapter;
+  ASSERT_EQ(adapter.open(*driver), S_OK);
+  harness::Device device;
+  const HRESULT created =
+      createDevice(adapter, device, ddi::D3D11_1_DDI_INTERFACE_VERSION, ddi::D3D11_1_DDI_BUILD_VERSION);
+  _putenv_s("TRITON_MAX_FRAME_LATENCY", "");
+  ASSERT_EQ(created, S_OK);
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  harness::Resource backBuffer = createBackBuffer(device);
+  harness::RenderTargetView rtv = device.createRenderTargetView(backBuffer, DXGI_FORMAT_R8G8B8A8_UNORM);
+  ASSERT_EQ(device.takeError(), S_OK);
+
+  int dxgiContext = 0;
+  std::vector<HRESULT> results;
+  std::atomic<UINT> returned{0};
+  auto presentFrame = [&](UINT frame) {
+    FLOAT colour[4] = {float(frame % 2), float(frame % 3) / 2.0f, 1.0f, 1.0f};
+    device.funcs11_1.pfnClearRenderTargetView(h, rtv.handle, colour);
+    ddi::DXGI_DDI_ARG_PRESENT args{};
+    args.hDevice = reinterpret_cast<ddi::DXGI_DDI_HDEVICE>(h.pDrvPrivate);
+    args.hSurfaceToPresent = reinterpret_cast<ddi::DXGI_DDI_HRESOURCE>(backBuffer.handle.pDrvPrivate);
+    args.pDXGIContext = &dxgiContext;
+    args.Flags.Blt = param.flip ? 0 : 1;
+    args.Flags.Flip = param.flip ? 1 : 0;
+    args.FlipInterval = param.flip ? ddi::DXGI_DDI_FLIP_INTERVAL_ONE : ddi::DXGI_DDI_FLIP_INTERVAL_IMMEDIATE;
+    results.push_back(device.dxgi1_2.pfnPresent(&args));
+    returned.fetch_add(1, std::memory_order_release);
+  };
+
+  // A frame the host finishes: what is in flight before the freeze is done.
+  presentFrame(0);
+  waitUntilHostIdle(device);
+  ASSERT_FALSE(HasFatalFailure());
+  const size_t callbacksBefore = device.presentCallbacks();
+  returned = 0;
+  results.clear();
+
+  FrozenHost host(server_->processId());
+  ASSERT_GT(host.threads(), 0u) << "no worker thread of the server was suspended";
+  std::thread presenter([&] {
+    for (UINT frame = 1; frame <= bound + 1; ++frame)
+      presentFrame(frame);
+  });
+  // Below the bound nothing waits.
+  for (int i = 0; i < 1000 && returned.load(std::memory_order_acquire) < bound; ++i)
+    Sleep(10);
+  EXPECT_EQ(returned.load(std::memory_order_acquire), bound) << "presents below the bound did not all return";
+  // At the bound the next present waits for the frozen host.
+  Sleep(500);
+  EXPECT_EQ(returned.load(std::memory_order_acquire), bound) << "a present beyond the bound did not wait";
+  EXPECT_EQ(device.presentCallbacks(), callbacksBefore + bound);
+  host.thaw();
+  for (int i = 0; i < 2000 && returned.load(std::memory_order_acquire) < bound + 1; ++i)
+    Sleep(10);
+  const UINT afterThaw = returned.load(std::memory_order_acquire);
+  EXPECT_EQ(afterThaw, bound + 1) << "the waiting present did not return after the host was thawed";
+  if (afterThaw < bound + 1)
+    TerminateProcess(GetCurrentProcess(), 3);   // the presenter thread is stuck: no clean end
+  presenter.join();
+  for (HRESULT hr : results)
+    EXPECT_EQ(hr, S_OK);
+  EXPECT_EQ(device.presentCallbacks(), callbacksBefore + bound + 1);
+
+  waitUntilHostIdle(device);
+  device.destroy(rtv);
+  device.destroyResource(backBuffer);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Triton, DriverPresentRunAhead,
+                         ::testing::Values(RunAhead{"BltModelDefaultBound", false, 0},
+                                           RunAhead{"FlipModelDefaultBound", true, 0},
+                                           RunAhead{"BltModelBoundOne", false, 1},
+                                           RunAhead{"FlipModelBoundFive", true, 5}),
+                         [](const ::testing::TestParamInfo<RunAhead>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace triton::test

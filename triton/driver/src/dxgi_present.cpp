@@ -2,6 +2,8 @@
 
 #include <windows.h>
 
+#include <cstdlib>
+
 #include "log.h"
 #include "private_interfaces.h"   // guest/core: INptDevice, the Neptune device's swapchain seam
 #include "translate.h"
@@ -10,13 +12,43 @@ namespace triton::driver {
 
 using Microsoft::WRL::ComPtr;
 
+namespace {
+
+// TRITON_MAX_FRAME_LATENCY: how many presented frames may be unfinished on the target
+// when a Present returns (as IDXGIDevice1::SetMaximumFrameLatency, 1..16); anything else
+// keeps DXGI's default, with a warning.
+UINT frameLatencySetting() {
+  const char* value = std::getenv("TRITON_MAX_FRAME_LATENCY");
+  if (!value || !*value)
+    return DxgiPresenter::kDefaultMaxFramesInFlight;
+  char* end = nullptr;
+  const unsigned long frames = std::strtoul(value, &end, 10);
+  if (*end || frames < 1 || frames > DxgiPresenter::kLargestMaxFramesInFlight) {
+    TRITON_LOG(Warn, "TRITON_MAX_FRAME_LATENCY=%s is not 1..%u: %u frames", value,
+               DxgiPresenter::kLargestMaxFramesInFlight, DxgiPresenter::kDefaultMaxFramesInFlight);
+    return DxgiPresenter::kDefaultMaxFramesInFlight;
+  }
+  return UINT(frames);
+}
+
+}  // namespace
+
 DxgiPresenter::DxgiPresenter(ID3D11Device* device, ID3D11DeviceContext* context,
                              const ddi::DXGI_DDI_BASE_CALLBACKS* callbacks, HANDLE runtimeDevice)
-    : device_(device), context_(context), callbacks_(callbacks), runtimeDevice_(runtimeDevice), blitter_(device) {}
+    : device_(device), context_(context), callbacks_(callbacks), runtimeDevice_(runtimeDevice), blitter_(device),
+      maxFramesInFlight_(frameLatencySetting()) {}
+
+DxgiPresenter::~DxgiPresenter() {
+  if (presents_)
+    TRITON_LOG(Info, "presents: %llu, of which %llu waited for the target to finish an earlier frame (at most %u "
+               "unfinished)", static_cast<unsigned long long>(presents_),
+               static_cast<unsigned long long>(latencyWaits_), maxFramesInFlight_);
+}
 
 HRESULT DxgiPresenter::waitForFrameLatency() {
   bool waited = false;
-  while (inFlight_.size() >= kMaxFramesInFlight) {
+  UINT polls = 0;
+  while (inFlight_.size() >= maxFramesInFlight_) {
     const HRESULT hr = context_->GetData(inFlight_.front().Get(), nullptr, 0, 0);
     if (hr == S_OK) {
       inFlight_.pop_front();
@@ -25,7 +57,9 @@ HRESULT DxgiPresenter::waitForFrameLatency() {
     if (FAILED(hr))
       return runtimeError(hr);
     waited = true;
-    Sleep(0);
+    // A frame usually finishes within the first yields; a slow host (or a vsync interval
+    // of the host presenter) would otherwise keep this thread spinning for milliseconds.
+    Sleep(++polls < 64 ? 0 : 1);
   }
   if (waited)
     ++latencyWaits_;

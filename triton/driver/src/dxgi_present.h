@@ -9,8 +9,9 @@
 // (its pDXGIContext, and no kernel allocations: Triton's resources have none, see
 // triton/README.md "Presentation"). Run-ahead is bounded: an event query ends every
 // presented frame on the target's immediate context, and a Present waits until fewer
-// than kMaxFramesInFlight earlier frames are unfinished (DXGI's default maximum frame
-// latency; the DDI does not carry the application's setting).
+// than maxFramesInFlight() earlier frames are unfinished: TRITON_MAX_FRAME_LATENCY
+// (1..16), by default 3, DXGI's default maximum frame latency (the DDI does not carry the
+// application's setting: on Windows the runtime and the kernel's present queue apply it).
 
 #include <d3d11_1.h>
 #include <wrl/client.h>
@@ -24,16 +25,19 @@ namespace triton::driver {
 
 class DxgiPresenter {
 public:
-  static constexpr UINT kMaxFramesInFlight = 3;
+  static constexpr UINT kDefaultMaxFramesInFlight = 3;   // DXGI's default maximum frame latency
+  static constexpr UINT kLargestMaxFramesInFlight = 16;  // IDXGIDevice1::SetMaximumFrameLatency's bound
 
   DxgiPresenter(ID3D11Device* device, ID3D11DeviceContext* context, const ddi::DXGI_DDI_BASE_CALLBACKS* callbacks,
                 HANDLE runtimeDevice);
+  ~DxgiPresenter();
 
   // Shows `surface` (a 2D texture of the target). E_INVALIDARG for anything else,
   // D3DDDIERR_DEVICEREMOVED once the target is lost, pfnPresentCb's failure.
   HRESULT present(ID3D11Resource* surface, ddi::DXGI_DDI_FLIP_INTERVAL_TYPE interval, void* dxgiContext);
   Blitter& blitter() { return blitter_; }
 
+  UINT maxFramesInFlight() const { return maxFramesInFlight_; }
   UINT64 presents() const { return presents_; }
   UINT64 latencyWaits() const { return latencyWaits_; }
 
@@ -45,6 +49,7 @@ private:
   const ddi::DXGI_DDI_BASE_CALLBACKS* callbacks_;
   HANDLE runtimeDevice_;
   Blitter blitter_;
+  UINT maxFramesInFlight_;
   std::deque<Microsoft::WRL::ComPtr<ID3D11Query>> inFlight_;   // one event query per unfinished frame
   UINT64 presents_ = 0;
   UINT64 latencyWaits_ = 0;   // presents that had to wait for an earlier frame
