@@ -2,8 +2,9 @@
 
 // A transport the process's Neptune guest runtime uses instead of connecting to a server
 // through NPT_SERVER: shared memory that someone else had the host lay out and mapped
-// (a context's blob 0, transport/layout.h), and the two functions the runtime needs
-// beyond the memory: waking an idle host and sleeping until a word changes. Triton's
+// (a context's blob 0, transport/layout.h), and the functions the runtime needs beyond
+// the memory: waking an idle host, sleeping until a word changes and, optionally,
+// mapping the bulk regions the host adds after connect (transport/README.md). Triton's
 // kernel transport hands one over (triton/kernel/CONTRACT.md), through the guest
 // d3d11.dll's export NptAttachExternalTransport, before it creates its first target
 // device. Plain C types: the two sides are different modules.
@@ -24,6 +25,11 @@ struct NptExternalTransport {
   // Sleep while *word == expected, until woken or timeout_us passed. Returns 0 once the
   // host is known to be gone, nonzero otherwise.
   int32_t (*block)(void* context, const uint32_t* word, uint32_t expected, uint32_t timeout_us);
+  // Version 2. Bulk regions added after connect (ids 1..63, the host's grants): map
+  // region `region` of exactly `size` bytes (null when it cannot), and free one the guest
+  // released. Both null: the connection has region 0 only (it asks the host for no more).
+  uint8_t* (*map_region)(void* context, uint32_t region, uint64_t size);
+  void (*unmap_region)(void* context, uint32_t region);
 };
 
 // Returns S_OK, or E_INVALIDARG (malformed description, memory not laid out by a host)
@@ -32,5 +38,5 @@ typedef long (*PFN_NptAttachExternalTransport)(const NptExternalTransport* trans
 
 }
 
-inline constexpr uint32_t kNptExternalTransportVersion = 1;
+inline constexpr uint32_t kNptExternalTransportVersion = 2;
 inline constexpr const char* kNptAttachExternalTransportExport = "NptAttachExternalTransport";

@@ -248,6 +248,14 @@ public:
   bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
     return m_transport.block(m_transport.context, word, expected, timeout_us) != 0;
   }
+  bool maps_regions() const override { return m_transport.map_region && m_transport.unmap_region; }
+  uint8_t* map_region(uint32_t region, uint64_t size) override {
+    return maps_regions() ? m_transport.map_region(m_transport.context, region, size) : nullptr;
+  }
+  void unmap_region(uint32_t region) override {
+    if (maps_regions())
+      m_transport.unmap_region(m_transport.context, region);
+  }
 
 private:
   NptExternalTransport m_transport;
@@ -262,10 +270,15 @@ extern "C" __declspec(dllexport) long NptAttachExternalTransport(const NptExtern
       transport->version != kNptExternalTransportVersion || !transport->shared_base || !transport->doorbell ||
       !transport->block)
     return E_INVALIDARG;
+  if (!transport->map_region != !transport->unmap_region)
+    return E_INVALIDARG;
+  // Regions after connect only when someone maps them: the host's own grants name memory
+  // this process cannot open (a kernel blob).
+  const bool regions = transport->map_region != nullptr;
   std::unique_ptr<npt::transport::GuestConnection> connection;
   if (npt::transport::GuestConnection::attach(transport->shared_base, size_t(transport->shared_size),
-                                              std::make_unique<ExternalChannel>(*transport), &connection) !=
-      npt::transport::kOk)
+                                              std::make_unique<ExternalChannel>(*transport), &connection,
+                                              regions) != npt::transport::kOk)
     return E_INVALIDARG;
   return npt::guest::Runtime::attachExternal(std::move(connection));
 }

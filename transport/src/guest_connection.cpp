@@ -146,7 +146,19 @@ std::string local_path_of(const char* name) {
 
 }
 
-GuestConnection::~GuestConnection() = default;
+GuestConnection::~GuestConnection() {
+  // Regions the channel mapped go back to it while it exists (the members go after this).
+  for (uint32_t region = 1; region < kMaxBulkRegions; region++)
+    if (m_region_maps[region].by_channel)
+      unmap_region(region);
+}
+
+void GuestConnection::unmap_region(uint32_t region) {
+  RegionMap& map = m_region_maps[region];
+  if (map.by_channel && m_channel)
+    m_channel->unmap_region(region);
+  map = RegionMap();
+}
 
 Status GuestConnection::attach(uint8_t* base, size_t size, std::unique_ptr<GuestChannel> channel,
                                std::unique_ptr<GuestConnection>* out, bool bulk_regions) {
@@ -347,6 +359,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   if (s != kOk)
     return fail(kDeviceRemoved, "server laid out the memory inconsistently");
   c->m_mapping = std::move(mapping);
+  c->m_shared_name = welcome.path;
   *out = std::move(c);
   return kOk;
 }
@@ -658,6 +671,14 @@ Status GuestConnection::control_call(uint32_t ring, const ControlRequest& reques
 uint8_t* GuestConnection::map_region(uint32_t ring, const RegionGrant& grant) {
   if (grant.region == 0 || grant.region >= kMaxBulkRegions || !grant.size || m_region_maps[grant.region].valid())
     return nullptr;
+  RegionMap& map = m_region_maps[grant.region];
+  if (m_channel->maps_regions()) {
+    // Mapped by whoever made the connection (a kernel blob), never by the grant's name.
+    map.base = m_channel->map_region(grant.region, grant.size);
+    map.size = map.base ? grant.size : 0;
+    map.by_channel = map.base != nullptr;
+    return map.base;
+  }
   SharedMapping mapping;
   if (grant.share == kRegionByDescriptor) {
 #if !defined(_WIN32)
@@ -677,8 +698,10 @@ uint8_t* GuestConnection::map_region(uint32_t ring, const RegionGrant& grant) {
   }
   if (!mapping.valid())
     return nullptr;
-  m_region_maps[grant.region] = std::move(mapping);
-  return m_region_maps[grant.region].data();
+  map.base = mapping.data();
+  map.size = mapping.size();
+  map.shared = std::move(mapping);
+  return map.base;
 }
 
 Status GuestConnection::add_bulk_region(uint32_t ring, uint64_t size, std::string* error) {
@@ -740,10 +763,10 @@ const uint8_t* GuestConnection::region_bytes(uint32_t ring, uint32_t region, uin
       return nullptr;
     map_region(ring, grant);
   }
-  const SharedMapping& m = m_region_maps[region];
+  const RegionMap& m = m_region_maps[region];
   if (m.valid() && !m_bulk.holds(region) && ring < m_rings.size())
     note_reply_region(ring, region);
-  return bounded(m.data(), m.size());
+  return bounded(m.base, m.size);
 }
 
 void GuestConnection::note_reply_region(uint32_t ring, uint32_t region) {
@@ -754,7 +777,7 @@ void GuestConnection::note_reply_region(uint32_t ring, uint32_t region) {
     return;
   // The host answers this ring's replies from `region` now and the guest read every reply
   // from the old one already (one call at a time per ring): unmap it, then let the host free it.
-  m_region_maps[outgrown] = SharedMapping();
+  unmap_region(outgrown);
   ControlRequest release = { uint32_t(ControlOp::ReleaseRegion), outgrown, 0 };
   publish(ring, RecordKind::Control, 0, &release, sizeof(release));
 }

@@ -49,7 +49,7 @@ Capset serverCapset() {
   c.max_reply_slots = 64;
   c.max_push_slots = 4096;
   c.max_fences = 1024;
-  c.flags = 0;   // bulk regions after creation are not carried (CONTRACT.md, "Not covered yet")
+  c.flags = kCapsetBulkRegions;   // the server adds regions; the fake carries them as blobs 1..63
   c.max_bulk_size = 1ull << 30;
   return c;
 }
@@ -181,7 +181,7 @@ KernelStatus FakeKernel::createContext(CreateContextBody& body) {
   body.context_id = contextId_;
   body.transport_version = transport::kVersion;
   body.context_blob_size = blobSize_;
-  body.granted_flags = 0;
+  body.granted_flags = kCapsetBulkRegions;
   return KernelStatus::Ok;
 }
 
@@ -235,6 +235,37 @@ KernelStatus FakeKernel::wait(WaitBody& body) {
   return body.value != body.expected ? KernelStatus::Ok : KernelStatus::Timeout;
 }
 
+FakeKernel::Blob* FakeKernel::blobOf(ddi::D3DKMT_HANDLE allocation) {
+  if (!allocation)
+    return nullptr;
+  for (Blob& b : blobs_)
+    if (b.allocation == allocation)
+      return &b;
+  return nullptr;
+}
+
+bool FakeKernel::mapRegionBlob(uint32_t blobId, uint64_t size, Blob& into) {
+  // Where a VMM exports the host's region as a blob, the fake opens the server's mapping.
+  const std::string name = connection_->shared_name() + "-r" + std::to_string(blobId);
+  HANDLE mapping = OpenFileMappingA(FILE_MAP_ALL_ACCESS, FALSE, name.c_str());
+  if (!mapping)
+    return false;
+  void* view = MapViewOfFile(mapping, FILE_MAP_ALL_ACCESS, 0, 0, 0);
+  CloseHandle(mapping);   // the view keeps the section
+  if (!view)
+    return false;
+  // The host's size of the blob (regions are whole pages): the driver must name it exactly.
+  MEMORY_BASIC_INFORMATION info{};
+  if (!VirtualQuery(view, &info, sizeof(info)) || uint64_t(info.RegionSize) != size) {
+    UnmapViewOfFile(view);
+    return false;
+  }
+  into.base = static_cast<uint8_t*>(view);
+  into.size = size;
+  into.ownView = true;
+  return true;
+}
+
 HRESULT FakeKernel::allocate(ddi::D3DDDICB_ALLOCATE* args) {
   // Only blob allocations: one allocation, no runtime resource, the contract's private data.
   if (!args || args->hResource || args->NumAllocations != 1 || !args->pAllocationInfo ||
@@ -245,13 +276,28 @@ HRESULT FakeKernel::allocate(ddi::D3DDDICB_ALLOCATE* args) {
   std::memcpy(&blob, args->pAllocationInfo[0].pPrivateDriverData, sizeof(blob));
   std::lock_guard<std::mutex> lock(mutex_);
   if (blob.magic != kBlobMagic || blob.version != kContractVersion || !live(blob.context_id) ||
-      blob.blob_id != kContextBlobId || blob.size != blobSize_ || blobAllocation_)
+      blob.blob_id > kMaxBlobId || blobs_[blob.blob_id].allocation)
     return E_INVALIDARG;
-  blobAllocation_ = nextHandle_++;
-  args->pAllocationInfo[0].hAllocation = blobAllocation_;
+  Blob b;
+  if (blob.blob_id == kContextBlobId) {
+    if (blob.size != blobSize_)
+      return E_INVALIDARG;
+    b.base = connection_->shared_base();
+    b.size = blobSize_;
+  } else if (!mapRegionBlob(blob.blob_id, blob.size, b)) {
+    return E_INVALIDARG;   // no such region on the host, or another size
+  }
+  b.allocation = nextHandle_++;
+  blobs_[blob.blob_id] = b;
+  args->pAllocationInfo[0].hAllocation = b.allocation;
   args->hKMResource = 0;
   std::lock_guard<std::mutex> countsLock(countsMutex_);
   ++counts_.allocations;
+  if (blob.blob_id != kContextBlobId) {
+    ++counts_.regionAllocations;
+    if (blob.size > counts_.largestRegion)
+      counts_.largestRegion = blob.size;
+  }
   return S_OK;
 }
 
@@ -259,17 +305,23 @@ HRESULT FakeKernel::deallocate(const ddi::D3DDDICB_DEALLOCATE* args) {
   if (!args || args->hResource || args->NumAllocations != 1 || !args->HandleList)
     return E_INVALIDARG;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!blobAllocation_ || args->HandleList[0] != blobAllocation_)
+  Blob* b = blobOf(args->HandleList[0]);
+  if (!b)
     return E_INVALIDARG;
-  blobAllocation_ = 0;
+  if (b->ownView)
+    UnmapViewOfFile(b->base);
+  *b = Blob{};
+  std::lock_guard<std::mutex> countsLock(countsMutex_);
+  ++counts_.frees;
   return S_OK;
 }
 
 HRESULT FakeKernel::lock(ddi::D3DDDICB_LOCK* args) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!args || !args->hAllocation || args->hAllocation != blobAllocation_ || !connection_)
+  Blob* b = args ? blobOf(args->hAllocation) : nullptr;
+  if (!b)
     return E_INVALIDARG;
-  args->pData = connection_->shared_base();
+  args->pData = b->base;
   std::lock_guard<std::mutex> countsLock(countsMutex_);
   ++counts_.locks;
   return S_OK;
@@ -277,8 +329,10 @@ HRESULT FakeKernel::lock(ddi::D3DDDICB_LOCK* args) {
 
 HRESULT FakeKernel::unlock(const ddi::D3DDDICB_UNLOCK* args) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!args || args->NumAllocations != 1 || !args->phAllocations || args->phAllocations[0] != blobAllocation_)
+  if (!args || args->NumAllocations != 1 || !args->phAllocations || !blobOf(args->phAllocations[0]))
     return E_INVALIDARG;
+  std::lock_guard<std::mutex> countsLock(countsMutex_);
+  ++counts_.unlocks;
   return S_OK;
 }
 

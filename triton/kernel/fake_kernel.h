@@ -6,8 +6,12 @@
 // VIRTIO_GPU_CMD_CTX_CREATE and map a host blob, it connects to the server through the
 // transport's handshake (the server lays the context's memory out, exactly as it does
 // for a guest runtime) and lends that mapping as blob 0; a Notify escape becomes the
-// connection's doorbell, a Wait escape its blocking wait. The driver under test sees
-// only the runtime's callbacks.
+// connection's doorbell, a Wait escape its blocking wait. Blobs 1..63 (the bulk regions
+// the server adds after creation) are the server's named mappings of those regions
+// ("<context mapping>-r<id>", host/server/bulk_regions.h), which a VMM would export as
+// blobs; the fake maps them at allocation, as a kernel maps a host blob, and checks the
+// size the driver names against the region's. The driver under test sees only the
+// runtime's callbacks.
 //
 // One instance per process at a time (the callbacks are plain functions).
 
@@ -47,7 +51,10 @@ public:
   struct Counts {
     uint32_t queryCapset = 0, createContext = 0, destroyContext = 0, notify = 0, wait = 0;
     uint32_t refused = 0;       // escapes answered with a status other than Ok/Timeout, or not at all
-    uint32_t allocations = 0, locks = 0;
+    uint32_t allocations = 0, locks = 0;      // every blob (blob 0 and regions)
+    uint32_t regionAllocations = 0;           // blobs 1..63
+    uint32_t frees = 0, unlocks = 0;          // pfnDeallocateCb / pfnUnlockCb of a blob
+    uint64_t largestRegion = 0;               // bytes of the largest region blob allocated
   };
   Counts counts() const;
   // The server context's memory (blob 0), null before CreateContext.
@@ -68,7 +75,18 @@ private:
   uint32_t contextId_ = 0;
   uint64_t blobSize_ = 0;
   std::atomic<bool> destroyed_{false};
-  triton::ddi::D3DKMT_HANDLE blobAllocation_ = 0;
+  // A blob allocation: blob 0 (the connection's memory) or a region's view.
+  struct Blob {
+    triton::ddi::D3DKMT_HANDLE allocation = 0;
+    uint8_t* base = nullptr;
+    uint64_t size = 0;
+    bool ownView = false;   // a region's view, unmapped when freed
+  };
+  Blob* blobOf(triton::ddi::D3DKMT_HANDLE allocation);
+  // Maps region blob `blobId` the server created (its named mapping): false when none
+  // exists or its size is not `size`.
+  bool mapRegionBlob(uint32_t blobId, uint64_t size, Blob& into);
+  Blob blobs_[kMaxBlobId + 1];
   triton::ddi::D3DKMT_HANDLE nextHandle_ = 0x70000001;
   mutable std::mutex countsMutex_;
   Counts counts_;

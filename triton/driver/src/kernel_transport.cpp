@@ -1,5 +1,6 @@
 #include "kernel_transport.h"
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,9 @@ namespace triton::driver::kernel_transport {
 namespace {
 
 namespace kc = triton::kernel;
+
+// A blob id per transport region id (CONTRACT.md, "Blob memory").
+static_assert(kc::kMaxBlobId + 1 == npt::transport::kMaxBulkRegions);
 
 // The geometry Triton asks the kernel for: the guest runtime's own
 // (guest/core/runtime.cpp, Runtime::defaultGeometry), which it would ask a server for:
@@ -44,6 +48,15 @@ struct Transport {
   ddi::D3DKMT_HANDLE blobAllocation = 0;
   uint8_t* base = nullptr;
   uint64_t size = 0;
+  // Bulk regions after creation (granted_flags): blob ids 1..63, allocated and locked
+  // when the guest runtime maps a region the host granted, freed when it releases one.
+  bool bulkRegions = false;
+  struct Region {
+    ddi::D3DKMT_HANDLE allocation = 0;
+    uint8_t* base = nullptr;
+  };
+  std::mutex regionMutex;
+  std::array<Region, kc::kMaxBlobId + 1> regions{};
 };
 
 Transport& transport() {
@@ -102,6 +115,75 @@ int32_t waitForWord(void* context, const uint32_t* word, uint32_t expected, uint
   if (FAILED(escape(t.callbacks, t.owner, &body, sizeof(body), &status)))
     return 0;
   return status == kc::KernelStatus::Ok || status == kc::KernelStatus::Timeout ? 1 : 0;
+}
+
+// Allocates blob `blob` of the context and locks it (blob 0 at creation, bulk regions
+// later): the allocation and its address, or a failure (nothing left allocated).
+HRESULT allocateBlob(const ddi::D3DDDI_DEVICECALLBACKS* callbacks, ddi::D3D10DDI_HRTDEVICE device, uint32_t contextId,
+                     uint32_t blobId, uint64_t size, ddi::D3DKMT_HANDLE* allocation, uint8_t** base) {
+  kc::BlobAllocation blob{kc::kBlobMagic, kc::kContractVersion, 0, contextId, blobId, size, 0};
+  ddi::D3DDDI_ALLOCATIONINFO info{};
+  info.pPrivateDriverData = &blob;
+  info.PrivateDriverDataSize = sizeof(blob);
+  ddi::D3DDDICB_ALLOCATE allocate{};
+  allocate.NumAllocations = 1;
+  allocate.pAllocationInfo = &info;
+  HRESULT hr = callbacks->pfnAllocateCb(device.handle, &allocate);
+  if (FAILED(hr) || !info.hAllocation) {
+    TRITON_LOG(Error, "kernel transport: allocating blob %u failed (0x%08lx)", blobId, static_cast<unsigned long>(hr));
+    return FAILED(hr) ? hr : E_FAIL;
+  }
+  ddi::D3DDDICB_LOCK lock{};
+  lock.hAllocation = info.hAllocation;
+  lock.Flags.Value = ddi::D3DDDI_LOCKFLAG_LOCKENTIRE;
+  hr = callbacks->pfnLockCb(device.handle, &lock);
+  if (FAILED(hr) || !lock.pData) {
+    TRITON_LOG(Error, "kernel transport: locking blob %u failed (0x%08lx)", blobId, static_cast<unsigned long>(hr));
+    const ddi::D3DDDICB_DEALLOCATE free{nullptr, 1, &info.hAllocation};
+    if (callbacks->pfnDeallocateCb)
+      callbacks->pfnDeallocateCb(device.handle, &free);
+    return FAILED(hr) ? hr : E_FAIL;
+  }
+  *allocation = info.hAllocation;
+  *base = static_cast<uint8_t*>(lock.pData);
+  return S_OK;
+}
+
+// The guest runtime maps bulk region `region` the host granted: blob `region`.
+uint8_t* mapRegion(void* context, uint32_t region, uint64_t size) {
+  Transport& t = *static_cast<Transport*>(context);
+  if (t.state.load() != State::Open || region < kc::kFirstRegionBlobId || region > kc::kMaxBlobId || !size ||
+      size > SIZE_MAX)
+    return nullptr;
+  std::lock_guard<std::mutex> guard(t.regionMutex);
+  Transport::Region& r = t.regions[region];
+  if (r.allocation)
+    return nullptr;   // the transport maps a region once
+  if (FAILED(allocateBlob(t.callbacks, t.owner, t.contextId, region, size, &r.allocation, &r.base)))
+    return nullptr;
+  TRITON_LOG(Debug, "kernel transport: bulk region %u (%llu bytes) mapped as a blob", region,
+             static_cast<unsigned long long>(size));
+  return r.base;
+}
+
+// The guest runtime released region `region` (the host freed it): the blob allocation goes.
+void unmapRegion(void* context, uint32_t region) {
+  Transport& t = *static_cast<Transport*>(context);
+  if (region < kc::kFirstRegionBlobId || region > kc::kMaxBlobId)
+    return;
+  std::lock_guard<std::mutex> guard(t.regionMutex);
+  Transport::Region& r = t.regions[region];
+  // After the owner's destruction its allocations are the runtime's (freed with it) and
+  // its callbacks are gone.
+  if (r.allocation && t.state.load() == State::Open) {
+    const ddi::D3DDDICB_UNLOCK unlock{1, &r.allocation};
+    if (t.callbacks->pfnUnlockCb)
+      t.callbacks->pfnUnlockCb(t.owner.handle, &unlock);
+    const ddi::D3DDDICB_DEALLOCATE free{nullptr, 1, &r.allocation};
+    if (t.callbacks->pfnDeallocateCb)
+      t.callbacks->pfnDeallocateCb(t.owner.handle, &free);
+  }
+  r = Transport::Region{};
 }
 
 HRESULT fail(const char* what, kc::KernelStatus status) {
@@ -169,35 +251,15 @@ HRESULT createContext(Transport& t, const ddi::D3DDDI_DEVICECALLBACKS* callbacks
   }
 
   // 3. Blob 0 as a kernel allocation of the device, mapped by locking it.
-  kc::BlobAllocation blob{kc::kBlobMagic, kc::kContractVersion, 0, create.context_id, kc::kContextBlobId,
-                          create.context_blob_size, 0};
-  ddi::D3DDDI_ALLOCATIONINFO info{};
-  info.pPrivateDriverData = &blob;
-  info.PrivateDriverDataSize = sizeof(blob);
-  ddi::D3DDDICB_ALLOCATE allocate{};
-  allocate.NumAllocations = 1;
-  allocate.pAllocationInfo = &info;
-  hr = callbacks->pfnAllocateCb(device.handle, &allocate);
-  if (FAILED(hr) || !info.hAllocation) {
-    TRITON_LOG(Error, "kernel transport: allocating blob 0 failed (0x%08lx)", static_cast<unsigned long>(hr));
+  if (FAILED(allocateBlob(callbacks, device, create.context_id, kc::kContextBlobId, create.context_blob_size,
+                          &t.blobAllocation, &t.base))) {
     destroyContext(t);
     return E_FAIL;
   }
-  ddi::D3DDDICB_LOCK lock{};
-  lock.hAllocation = info.hAllocation;
-  lock.Flags.Value = ddi::D3DDDI_LOCKFLAG_LOCKENTIRE;
-  hr = callbacks->pfnLockCb(device.handle, &lock);
-  if (FAILED(hr) || !lock.pData) {
-    TRITON_LOG(Error, "kernel transport: locking blob 0 failed (0x%08lx)", static_cast<unsigned long>(hr));
-    const ddi::D3DDDICB_DEALLOCATE free{nullptr, 1, &info.hAllocation};
-    if (callbacks->pfnDeallocateCb)
-      callbacks->pfnDeallocateCb(device.handle, &free);
-    destroyContext(t);
-    return E_FAIL;
-  }
-  t.blobAllocation = info.hAllocation;
-  t.base = static_cast<uint8_t*>(lock.pData);
   t.size = create.context_blob_size;
+  // Regions after creation need the kernel's grant and the callbacks that free them.
+  t.bulkRegions = (create.granted_flags & kc::kCapsetBulkRegions) && (capset.capset.flags & kc::kCapsetBulkRegions) &&
+                  callbacks->pfnDeallocateCb;
   return S_OK;
 }
 
@@ -226,8 +288,15 @@ HRESULT connect(const ddi::D3DDDI_DEVICECALLBACKS* callbacks, ddi::D3D10DDI_HRTD
   auto attach = module ? reinterpret_cast<PFN_NptAttachExternalTransport>(reinterpret_cast<void*>(
                              GetProcAddress(module, kNptAttachExternalTransportExport)))
                        : nullptr;
-  NptExternalTransport external{sizeof(NptExternalTransport), kNptExternalTransportVersion, &t, t.base, t.size,
-                                ringDoorbell, waitForWord};
+  NptExternalTransport external{sizeof(NptExternalTransport),
+                                kNptExternalTransportVersion,
+                                &t,
+                                t.base,
+                                t.size,
+                                ringDoorbell,
+                                waitForWord,
+                                t.bulkRegions ? mapRegion : nullptr,
+                                t.bulkRegions ? unmapRegion : nullptr};
   t.state.store(State::Open);
   const HRESULT hr = attach ? HRESULT(attach(&external)) : E_NOINTERFACE;
   if (FAILED(hr)) {
@@ -237,8 +306,9 @@ HRESULT connect(const ddi::D3DDDI_DEVICECALLBACKS* callbacks, ddi::D3D10DDI_HRTD
     t.state.store(State::Closed);
     return E_FAIL;
   }
-  TRITON_LOG(Info, "kernel transport: context %u, blob 0 of %llu bytes", t.contextId,
-             static_cast<unsigned long long>(t.size));
+  TRITON_LOG(Info, "kernel transport: context %u, blob 0 of %llu bytes, %s", t.contextId,
+             static_cast<unsigned long long>(t.size),
+             t.bulkRegions ? "bulk regions as blobs 1..63" : "no bulk regions after creation");
   return S_OK;
 }
 

@@ -171,6 +171,66 @@ bool renderFrames(harness::Adapter& adapter, std::vector<uint8_t>& out, std::str
   return true;
 }
 
+// --- Transfers larger than the context's first bulk region -------------------------------
+
+// Deterministic texels of a pattern.
+std::vector<uint32_t> pattern(size_t count, uint32_t seed) {
+  std::vector<uint32_t> texels(count);
+  uint32_t x = seed;
+  for (uint32_t& t : texels) {
+    x = x * 1664525u + 1013904223u;
+    t = x;
+  }
+  return texels;
+}
+
+// Uploads a texture's initial data and reads it back through a staging copy; false (and
+// why) unless every byte came back.
+bool roundTrip(harness::Device& device, UINT width, UINT height, uint32_t seed, std::string& error) {
+  const ddi::D3D10DDI_HDEVICE h = device.handle();
+  const std::vector<uint32_t> texels = pattern(size_t(width) * height, seed);
+  const D3D11_TEXTURE2D_DESC desc{width, height, 1, 1, DXGI_FORMAT_R8G8B8A8_UINT, {1, 0}, D3D11_USAGE_DEFAULT,
+                                  D3D11_BIND_SHADER_RESOURCE, 0, 0};
+  D3D11_TEXTURE2D_DESC stagingDesc = desc;
+  stagingDesc.Usage = D3D11_USAGE_STAGING;
+  stagingDesc.BindFlags = 0;
+  stagingDesc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+  const D3D11_SUBRESOURCE_DATA init{texels.data(), width * 4, 0};
+  harness::Resource texture = device.createTexture2D(desc, &init);
+  harness::Resource staging = device.createTexture2D(stagingDesc);
+  if (!texture || !staging || device.takeError() != S_OK) {
+    error = "creating a " + std::to_string(width) + "x" + std::to_string(height) + " texture with its data failed";
+    return false;
+  }
+  TRITON_DDI(device, pfnResourceCopy)(h, staging.handle, texture.handle);
+  ddi::D3D10DDI_MAPPED_SUBRESOURCE mapped{};
+  TRITON_DDI(device, pfnStagingResourceMap)(h, staging.handle, 0, ddi::D3D10_DDI_MAP_READ, 0, &mapped);
+  bool same = device.takeError() == S_OK && mapped.pData && mapped.RowPitch >= width * 4;
+  for (UINT row = 0; same && row < height; ++row)
+    same = std::memcmp(static_cast<const uint8_t*>(mapped.pData) + size_t(row) * mapped.RowPitch,
+                       texels.data() + size_t(row) * width, size_t(width) * 4) == 0;
+  if (mapped.pData)
+    TRITON_DDI(device, pfnStagingResourceUnmap)(h, staging.handle, 0);
+  device.destroyResource(staging);
+  device.destroyResource(texture);
+  if (!same)
+    error = "the " + std::to_string(width) + "x" + std::to_string(height) + " texture did not read back whole";
+  return same;
+}
+
+// An 8 MiB texture (its data fits region 0; its readback, larger than a reply slot, needs
+// a reply region), then a 72 MiB one (more than region 0, 64 MiB: the guest runtime asks
+// for a bulk region; its readback a larger reply region, which replaces the first).
+bool largeTransfers(harness::Adapter& adapter, std::string& error) {
+  harness::Device device;
+  const UINT version = harness::runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM);
+  if (FAILED(device.create(adapter, ddi::D3D11_1_DDI_INTERFACE_VERSION, version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0))) {
+    error = "CreateDevice failed";
+    return false;
+  }
+  return roundTrip(device, 2048, 1024, 1, error) && roundTrip(device, 4096, 4608, 2, error);
+}
+
 // The child process: renders with one transport and writes the frames to `out`.
 // Exit status: 0 done, 77 corpus missing, 1 failure (the reason on stderr).
 int renderChild(const std::string& mode, const std::string& out) {
@@ -180,7 +240,8 @@ int renderChild(const std::string& mode, const std::string& out) {
     setEnvironment("TRITON_TARGET_D3D11", path.c_str());
   }
   std::unique_ptr<kc::FakeKernel> kernel;
-  if (mode == "kernel") {
+  const bool large = mode == "kernel-large";
+  if (mode == "kernel" || large) {
     kernel = std::make_unique<kc::FakeKernel>(serverAddress());
     const ddi::D3DDDI_DEVICECALLBACKS callbacks = kc::FakeKernel::callbacks();
     harness::setKernelCallbackOverrides(&callbacks);
@@ -188,7 +249,7 @@ int renderChild(const std::string& mode, const std::string& out) {
     // own socket connection finds no NPT_SERVER.
     setEnvironment("NPT_SERVER", nullptr);
   }
-  setEnvironment("TRITON_TRANSPORT", mode.c_str());
+  setEnvironment("TRITON_TRANSPORT", kernel ? "kernel" : mode.c_str());
   std::vector<uint8_t> frames;
   std::string error;
   bool ok;
@@ -199,7 +260,7 @@ int renderChild(const std::string& mode, const std::string& out) {
       std::fprintf(stderr, "cannot load the driver %s\n", driverPath().c_str());
       return 1;
     }
-    ok = renderFrames(adapter, frames, error);
+    ok = large ? largeTransfers(adapter, error) : renderFrames(adapter, frames, error);
     // The owner device is gone, and with it the context: no later device reaches the
     // guest runtime again (CONTRACT.md, "Lifetime").
     if (ok && kernel) {
@@ -220,13 +281,26 @@ int renderChild(const std::string& mode, const std::string& out) {
   if (kernel) {
     const kc::FakeKernel::Counts c = kernel->counts();
     std::printf("fake kernel: %u QueryCapset, %u CreateContext, %u DestroyContext, %u Notify, %u Wait, %u refused, "
-                "%u allocations, %u locks\n",
-                c.queryCapset, c.createContext, c.destroyContext, c.notify, c.wait, c.refused, c.allocations, c.locks);
+                "%u allocations (%u regions, the largest %llu bytes), %u locks, %u unlocks, %u frees\n",
+                c.queryCapset, c.createContext, c.destroyContext, c.notify, c.wait, c.refused, c.allocations,
+                c.regionAllocations, static_cast<unsigned long long>(c.largestRegion), c.locks, c.unlocks, c.frees);
     // The context was made, mapped and ended through the callbacks, and the host was
     // reached through them (the read-backs wait for replies).
-    if (c.queryCapset != 1 || c.createContext != 1 || c.allocations != 1 || c.locks != 1 || c.destroyContext != 1 ||
-        c.notify + c.wait == 0 || c.refused != 0) {
+    if (c.queryCapset != 1 || c.createContext != 1 || c.destroyContext != 1 || c.notify + c.wait == 0 ||
+        c.refused != 0 || c.locks != c.allocations) {
       std::fprintf(stderr, "the fake kernel did not see the expected escapes\n");
+      return 1;
+    }
+    if (!large && (c.allocations != 1 || c.regionAllocations != 0)) {
+      std::fprintf(stderr, "small frames needed blob memory beyond blob 0\n");
+      return 1;
+    }
+    // Large transfers: the upload's region, the first reply region and the larger one
+    // that replaced it were blobs; the replaced one was unlocked and freed (the others
+    // live as long as the context, and go with the owner device).
+    if (large && (c.regionAllocations < 3 || c.allocations != 1 + c.regionAllocations ||
+                  c.largestRegion < (72ull << 20) || c.frees < 1 || c.unlocks != c.frees)) {
+      std::fprintf(stderr, "the bulk regions were not blob allocations and frees as expected\n");
       return 1;
     }
   }
@@ -288,6 +362,15 @@ TEST(KernelTransport, FramesThroughTheKernelCallbacksEqualTheSocketPath) {
     EXPECT_NEAR(centre[0], constantValue(frame) * 255.0f, 0.51f) << "frame " << frame;
     EXPECT_NEAR(centre[2], 127.5f, 0.51f) << "frame " << frame;
   }
+}
+
+// Blob ids 1..63: a transfer larger than region 0 works through the kernel path, its
+// regions allocated, locked and (when the host replaced one) freed through the callbacks.
+TEST(KernelTransport, BulkRegionsAfterCreationAreBlobAllocations) {
+  const std::string out = tempFile("triton-kernel-large");
+  const DWORD run = runChild("kernel-large", out);
+  DeleteFileA(out.c_str());
+  ASSERT_EQ(run, 0u) << "the large transfers through the kernel path failed (the child's output says why)";
 }
 
 // --- The fake kernel's answers to malformed escapes -------------------------------------
@@ -446,6 +529,19 @@ TEST(FakeKernelEscapes, ContextEscapesCheckEveryField) {
   lock.hAllocation = allocation;
   ASSERT_EQ(kernel.lock(&lock), S_OK);
   EXPECT_EQ(lock.pData, kernel.blob0());
+
+  EXPECT_EQ(allocateWith(blob, sizeof(blob)).first, E_INVALIDARG) << "blob 0 allocated twice";
+  // Region blobs: only one the host created, at its size, and never past blob 63.
+  kc::BlobAllocation noRegion = blob;
+  noRegion.blob_id = 5;
+  noRegion.size = 1u << 20;
+  EXPECT_EQ(allocateWith(noRegion, sizeof(blob)).first, E_INVALIDARG) << "a region the host never created";
+  kc::BlobAllocation pastLast = noRegion;
+  pastLast.blob_id = kc::kMaxBlobId + 1;
+  EXPECT_EQ(allocateWith(pastLast, sizeof(blob)).first, E_INVALIDARG);
+  const ddi::D3DKMT_HANDLE unknown = allocation + 100;
+  const ddi::D3DDDICB_DEALLOCATE freeUnknown{nullptr, 1, &unknown};
+  EXPECT_EQ(kernel.deallocate(&freeUnknown), E_INVALIDARG);
 
   kc::ContextBody destroy{kc::escapeHeader(kc::EscapeCode::DestroyContext), create.context_id, 0};
   EXPECT_EQ(statusOf(send(kernel, destroy)), kc::KernelStatus::Ok);

@@ -40,6 +40,20 @@ public:
     (void)timeout_ms;
     return -1;
   }
+  // A channel that maps the bulk regions added after connect itself (Triton's kernel
+  // transport: each region is a kernel blob allocation, triton/kernel/CONTRACT.md): the
+  // connection then maps every granted region through map_region, whatever the grant's
+  // share says (the host's name or descriptor is not the guest's to open), and gives a
+  // released one back through unmap_region. Default: the connection maps the grant.
+  virtual bool maps_regions() const { return false; }
+  // Region `region` (1..kMaxBulkRegions-1) of exactly `size` bytes; null when it cannot.
+  virtual uint8_t* map_region(uint32_t region, uint64_t size) {
+    (void)region;
+    (void)size;
+    return nullptr;
+  }
+  // The guest no longer uses region `region` (released to the host, or the connection ends).
+  virtual void unmap_region(uint32_t region) { (void)region; }
 };
 
 struct GuestOptions {
@@ -83,6 +97,10 @@ public:
   // the connection and forwards another user of the same memory's doorbells and waits
   // (triton/kernel's fake kernel).
   GuestChannel& channel() { return *m_channel; }
+  // The server's name of the context's memory (its Welcome path; empty for a connection
+  // attached to memory): a kernel-side stand-in finds the regions the server names after
+  // it (host/server/bulk_regions.h) where a VMM would export them as blobs.
+  const std::string& shared_name() const { return m_shared_name; }
 
   // Fire-and-forget command. Spans larger than the ring allows go out of line.
   Status submit(uint32_t ring, const void* span, size_t size) {
@@ -171,6 +189,7 @@ private:
   ReplySlotHeader* reply_slot(uint32_t index) const;
 
   SharedMapping m_mapping;
+  std::string m_shared_name;
   std::unique_ptr<GuestChannel> m_channel;
   const char* m_wake_mode = "futex";
   GuestOptions m_options;
@@ -181,7 +200,17 @@ private:
   BulkAllocator m_bulk;
   bool m_can_add_regions = false;
   std::mutex m_region_mutex;                                 // adding and mapping regions
-  std::array<SharedMapping, kMaxBulkRegions> m_region_maps;  // regions 1.. once mapped
+  // A region the guest mapped: by the grant (shared) or through the channel (maps_regions).
+  struct RegionMap {
+    SharedMapping shared;
+    uint8_t* base = nullptr;
+    uint64_t size = 0;
+    bool by_channel = false;
+    bool valid() const { return base != nullptr; }
+  };
+  // Unmaps region `region` (m_region_mutex held, or the connection ends).
+  void unmap_region(uint32_t region);
+  std::array<RegionMap, kMaxBulkRegions> m_region_maps;  // regions 1.. once mapped
   std::atomic<uint64_t> m_free_slots{0};
   std::atomic<bool> m_lost{false};
 };

@@ -28,6 +28,10 @@ inline constexpr uint32_t kNeptuneCapsetId = 0x4E50u;       // "NP"
 inline constexpr uint32_t kNeptuneCapsetVersion = 1;
 inline constexpr uint32_t kBlobMagic = 0x424B504Eu;         // "NPKB": allocation private data
 inline constexpr uint32_t kContextBlobId = 0;               // blob 0: the context's memory (control block..region 0)
+// Blobs 1..63: the bulk regions the host adds after creation (granted kCapsetBulkRegions),
+// blob id = the transport's region id (transport/README.md, "Bulk regions added after connect").
+inline constexpr uint32_t kFirstRegionBlobId = 1;
+inline constexpr uint32_t kMaxBlobId = 63;
 
 // --- Escape header ---------------------------------------------------------------------
 
