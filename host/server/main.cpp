@@ -8,6 +8,7 @@
 #if defined(_WIN32)
 #include <windows.h>
 #include "server_win32.h"
+#include "sharing_cleanup.h"
 #include "worker_process_win32.h"
 #else
 #include <unistd.h>
@@ -123,6 +124,9 @@ int main(int argc, char** argv) {
   _putenv_s("NPT_SERVER_INSTANCE", instance);
   SetEnvironmentVariableA("NPT_SERVER_INSTANCE", instance);
   prepare_backend_environment();
+  // Orphaned shared resources (kept by guest NT handles after their creator's context
+  // ended) keep their content in this process: a Windows section goes with its last handle.
+  hold_orphaned_sharing_content();
 #else
   std::snprintf(instance, sizeof(instance), "%d", int(::getpid()));
   ::setenv("NPT_SERVER_INSTANCE", instance, 1);

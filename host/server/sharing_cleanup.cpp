@@ -29,4 +29,8 @@ void reclaim_sharing_of_dead_workers(const char* who, uint32_t id) {
                  who, id, taken.references, taken.deadProcesses, taken.freedEntries, taken.abandonedMutexes);
 }
 
+void hold_orphaned_sharing_content() {
+  sharing::OrphanContentHolder::start(sharing::Registry::instanceFromEnvironment());
+}
+
 }

@@ -14,4 +14,9 @@ namespace npt::server {
 // it took back, naming the dead worker (`who` and `id`: "context" 3, "worker pid" 4711).
 void reclaim_sharing_of_dead_workers(const char* who, uint32_t id);
 
+// Starts the thread that holds orphaned entries' content sections open in this process
+// (sharing::OrphanContentHolder; the Windows server: a section lives while a process has
+// it open, and an orphan's creator worker is gone).
+void hold_orphaned_sharing_content();
+
 }

@@ -640,6 +640,9 @@ class Emitter:
                '    virtual void bindPushSlot(ObjectId query, uint32_t slot) = 0;',
                '    // PresentBuffer: `texture` is a live ID3D11Texture2D-family id; interval and flags unchecked.',
                '    virtual void presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) = 0;',
+               '    // SharedHandleClosed: `object` is a live id (the executor checks it is a shared resource or',
+               '    // fence of this context). Not pure: dispatches that share nothing ignore it.',
+               '    virtual void sharedHandleClosed(ObjectId object) { (void)object; }',
                '    // Called by the default bodies below (methods whose wire form is newer than the',
                '    // executor, overlay "dispatch_default"): the implementation refuses the call loudly.',
                '    virtual void notImplemented(const char* method) = 0;']
@@ -1305,6 +1308,7 @@ class Emitter:
                 '    void queryHostInfo(std::vector<uint8_t>& blob) override;',
                 '    void bindPushSlot(ObjectId query, uint32_t slot) override;',
                 '    void presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) override;',
+                '    void sharedHandleClosed(ObjectId object) override;',
                 '    void notImplemented(const char* method) override { calls.push_back(std::string("notImplemented(") + method + ")"); }']
         for meth in self.remoted:
             out.append('    %s %s(%s) override;' % (self.dispatch_ret(meth), meth.cname, self.params_decl(meth)))
@@ -1330,6 +1334,10 @@ class Emitter:
                 'void RecordingDispatch::presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) {',
                 '  std::string s = "PresentBuffer(texture="; canonInt(s, texture); s += ";interval="; canonInt(s, interval);',
                 '  s += ";flags="; canonInt(s, flags); s += ";)";',
+                '  calls.push_back(s);',
+                '}',
+                'void RecordingDispatch::sharedHandleClosed(ObjectId object) {',
+                '  std::string s = "SharedHandleClosed(object="; canonInt(s, object); s += ";)";',
                 '  calls.push_back(s);',
                 '}', '']
         for meth in self.remoted:

@@ -27,6 +27,13 @@ namespace npt::protocol {
     return w.end();
   }
 
+  bool encode_SharedHandleClosed(CommandWriter& w, ObjectId object) {
+    if (!object) { w.fail(); return false; }
+    w.begin(OpSharedHandleClosed);
+    w.u32(object);
+    return w.end();
+  }
+
   ErrorCode appendReply_QueryHostInfo(std::vector<uint8_t>& replies, const std::vector<uint8_t>& blob) {
     // header + payload tag + bytes padded to 4 must fit one command
     size_t padded = (blob.size() + 3) & ~size_t(3);

@@ -84,6 +84,16 @@ namespace npt::protocol {
         m_dispatch.presentBuffer(texture, interval, flags);
         return ErrorCode::Ok;
       }
+      case OpSharedHandleClosed: {
+        ObjectId object = r.u32();
+        if (!r.ok()) return r.error();
+        if (!r.atEnd()) return ErrorCode::TrailingBytes;
+        if (!object) return ErrorCode::NullNotAllowed;
+        if (!m_ctx.handles.contains(object)) return ErrorCode::UnknownObject;
+        // Which objects have a shared entry is the executor's to judge.
+        m_dispatch.sharedHandleClosed(object);
+        return ErrorCode::Ok;
+      }
       default:
         return ErrorCode::UnknownOpcode;
     }

@@ -136,6 +136,23 @@ TEST_F(Control, PresentBufferTakesALiveTexture2D) {
   EXPECT_FALSE(encode_PresentBuffer(w, 0, 0, 0));
 }
 
+TEST_F(Control, SharedHandleClosedTakesALiveObject) {
+  ASSERT_TRUE(encode_SharedHandleClosed(w, texture));
+  EXPECT_EQ(w.size(), 8u);
+  ASSERT_EQ(run(buf, w.size()), ErrorCode::Ok);
+  EXPECT_EQ(rec.calls.back(), "SharedHandleClosed(object=5;)");
+  expectEveryTruncationFails();
+  // Any live object reaches the executor (it judges which have a shared entry).
+  EXPECT_EQ(runWords({packHeader(OpSharedHandleClosed, 2), buffer}), ErrorCode::Ok);
+  EXPECT_EQ(runWords({packHeader(OpSharedHandleClosed, 2), 0}), ErrorCode::NullNotAllowed);
+  EXPECT_EQ(runWords({packHeader(OpSharedHandleClosed, 2), 12345}), ErrorCode::UnknownObject);
+  EXPECT_EQ(runWords({packHeader(OpSharedHandleClosed, 3), texture, 0}), ErrorCode::TrailingBytes);
+  EXPECT_EQ(runWords({packHeader(OpSharedHandleClosed, 1)}), ErrorCode::Truncated);
+  EXPECT_EQ(runWords({packHeader(OpDestroyObject, 2), texture, packHeader(OpSharedHandleClosed, 2), texture}),
+            ErrorCode::UnknownObject);
+  EXPECT_FALSE(encode_SharedHandleClosed(w, 0));
+}
+
 TEST_F(Control, ControlCommandsNeedNoSelectionAndKeepIt) {
   ObjectId context = 20;
   ctx.handles.create(context, Iface_ID3D11DeviceContext);

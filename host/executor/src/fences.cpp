@@ -189,7 +189,10 @@ HRESULT Executor::ID3D11Fence_CreateSharedHandle(ObjectId self, DWORD access, co
     return isFatal() ? DXGI_ERROR_DEVICE_REMOVED : E_INVALIDARG;
   auto* fence = static_cast<EmulatedFence*>(unknown);
   if (!(fence->flags() & kFenceFlagShared)) return E_INVALIDARG;
+  // Every call makes one guest kernel object naming the entry (SharedHandleClosed takes
+  // it back); the entry lives while any does, also beyond this context.
   if (fence->handle()) {
+    if (!m_sharing || !m_sharing->registry || !m_sharing->registry->addGuestObject(fence->handle())) return E_OUTOFMEMORY;
     *handle = fence->handle();
     return S_OK;
   }
@@ -208,6 +211,7 @@ HRESULT Executor::ID3D11Fence_CreateSharedHandle(ObjectId self, DWORD access, co
   fence->setValue(value);
   fence->AddRef();
   state.sharedFences[self] = fence;
+  if (!registry->addGuestObject(created)) return E_OUTOFMEMORY;
   *handle = created;
   return S_OK;
 }

@@ -17,6 +17,7 @@
 // Two contexts writing one resource between their publications: the later publication
 // wins, for the whole resource (a shared GPU resource would merge disjoint writes).
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -95,6 +96,22 @@ bool sameGuid(const GUID& a, const GUID& b) { return std::memcmp(&a, &b, sizeof(
 
 }  // namespace
 
+// How long a context that leaves an orphan behind waits for the server to hold its
+// content section (the server sweeps every 20 ms).
+constexpr uint32_t kOrphanHandOverMs = 2000;
+
+void releaseSharedEntry(sharing::Registry& registry, SharedResource& resource, uint32_t contextToken) {
+  if (resource.mutexHeld) registry.abandonKeyedMutex(resource.handle, contextToken);
+  registry.releaseReference(resource.handle);
+#if defined(_WIN32)
+  // Guest NT handles still name the entry (an orphan now): its content must outlive this
+  // context's section, which closes next. Natively the content file stays by itself.
+  if (registry.orphaned(resource.handle) && !registry.waitUntilServerHolds(resource.handle, kOrphanHandOverMs))
+    std::fprintf(stderr, "sharing: the orphaned entry %#llx's content is not held by the server: it goes with this context\n",
+                 static_cast<unsigned long long>(resource.handle));
+#endif
+}
+
 SharingState::~SharingState() { clear(); }
 
 void SharingState::clear() {
@@ -105,11 +122,8 @@ void SharingState::clear() {
   signals.clear();
   for (auto& [id, fence] : sharedFences) fence->Release();
   sharedFences.clear();
-  for (auto& [id, resource] : resources) {
-    if (!registry) continue;
-    if (resource->mutexHeld) registry->abandonKeyedMutex(resource->handle, contextToken);
-    registry->releaseReference(resource->handle);
-  }
+  for (auto& [id, resource] : resources)
+    if (registry) releaseSharedEntry(*registry, *resource, contextToken);
   resources.clear();
   sharedBindFlags = 0;
   deferredWrites.clear();
@@ -144,10 +158,7 @@ void Executor::forgetShared(ObjectId id) {
     state.sharedFences.erase(it);
   }
   if (auto it = state.resources.find(id); it != state.resources.end()) {
-    if (state.registry) {
-      if (it->second->mutexHeld) state.registry->abandonKeyedMutex(it->second->handle, state.contextToken);
-      state.registry->releaseReference(it->second->handle);
-    }
+    if (state.registry) releaseSharedEntry(*state.registry, *it->second, state.contextToken);
     state.resources.erase(it);
     state.resourcesChanged();
   }
@@ -395,9 +406,28 @@ HRESULT Executor::IDXGIResource1_CreateSharedHandle(ObjectId self, DWORD access,
   HRESULT hr = shareOwned(state, *registry, self, static_cast<ID3D11Resource*>(object), resource->shape, resource->device, request, &shared);
   if (FAILED(hr)) return hr;
   if (!shared->owner) return E_INVALIDARG;
+  // The guest makes one kernel object per call (its NT handle's section): the entry lives
+  // while any does, also beyond this context (SharedHandleClosed takes each back).
+  if (!registry->addGuestObject(shared->handle)) return E_OUTOFMEMORY;
   if (!shared->keyedMutex) publishWrittenResources();
   *handle = shared->handle;
   return S_OK;
+}
+
+void Executor::sharedHandleClosed(ObjectId object) {
+  const char* method = "SharedHandleClosed";
+  uint64_t handle = 0;
+  if (m_sharing) {
+    if (auto it = m_sharing->resources.find(object); it != m_sharing->resources.end())
+      handle = it->second->handle;
+    else if (auto fence = m_sharing->sharedFences.find(object); fence != m_sharing->sharedFences.end())
+      handle = fence->second->handle();
+  }
+  // Only an entry this context holds (it created or opened it), and never more objects
+  // than were counted: a guest cannot close what it was not allowed to open.
+  if (!handle || !m_sharing->registry) return drop(method, "object %u has no shared entry in this context", object);
+  if (!m_sharing->registry->releaseGuestObject(handle))
+    drop(method, "entry %#llx of object %u has no guest object left", static_cast<unsigned long long>(handle), object);
 }
 
 HRESULT Executor::ID3D11Device_OpenSharedResource(ObjectId self, UINT64 hResource, UINT Flags,

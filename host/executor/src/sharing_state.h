@@ -125,6 +125,11 @@ struct SharedResource {
   }
 };
 
+// Drops this context's reference on a shared resource's entry (abandoning its keyed
+// mutex if held); an entry left as an orphan (guest NT handles still name it) is first
+// handed to the server's OrphanContentHolder on Windows.
+void releaseSharedEntry(sharing::Registry& registry, SharedResource& resource, uint32_t contextToken);
+
 struct SharingState {
   std::shared_ptr<sharing::Registry> registry;   // opened by the first call that needs it
   bool registryFailed = false;

@@ -51,6 +51,14 @@ struct EntryRecord {
   uint32_t reserved;
   std::atomic<uint64_t> mutexOwnerStarted;
   HolderRecord holders[kHolders];           // references = the sum of theirs
+  // Kernel objects of the guest (NT handles' sections) naming this entry: the entry lives
+  // while any does, also without references (an orphan: its creator's context ended while
+  // another guest process may still hold a handle). Guest-driven: +1 per CreateSharedHandle,
+  // -1 when a guest process saw the object's last handle closed (Registry::releaseGuestObject).
+  std::atomic<uint32_t> guestObjects;
+  // The generation of this entry whose content section the server process holds open
+  // (an orphan's content on Windows, where a section vanishes with its last handle).
+  std::atomic<uint32_t> serverHeld;
 };
 
 struct RegistryHeader {
@@ -64,16 +72,21 @@ struct RegistryHeader {
   std::atomic<uint64_t> copyBytes;
   SyncWords sync;
   std::atomic<uint64_t> syncWakeCalls;   // wake system calls made (tests, diagnostics)
-  uint8_t reserved[48];
+  // The process holding orphans' content sections (OrphanContentHolder), 0: none.
+  std::atomic<uint32_t> orphanHolderPid;
+  uint32_t reserved0;
+  std::atomic<uint64_t> orphanHolderStarted;
+  uint8_t reserved[32];
 };
 
 namespace {
 
 constexpr uint32_t kMagic = 0x5248504e;   // "NPHR"
-constexpr uint32_t kVersion = 3;   // 2: per-process holders, fence epoch; 3: epoch waiter count
+constexpr uint32_t kVersion = 4;   // 2: per-process holders, fence epoch; 3: epoch waiter count; 4: guest objects
 constexpr uint32_t kFree = 0;
 constexpr uint32_t kLive = 1;
 constexpr uint32_t kMaxReferences = 1u << 20;
+constexpr uint32_t kMaxGuestObjects = 1u << 20;
 constexpr uint64_t kSectionBytes = sizeof(RegistryHeader) + uint64_t(kCapacity) * sizeof(EntryRecord);
 // A lock held longer than this belongs to a worker that died inside it.
 constexpr auto kLockSteal = std::chrono::milliseconds(250);
@@ -383,6 +396,8 @@ uint64_t Registry::createOnce(uint32_t context, Kind kind, uint32_t flags, const
     e.copyBytes.store(0, std::memory_order_relaxed);
     e.mutexOwnerPid.store(0, std::memory_order_relaxed);
     e.mutexOwnerStarted.store(0, std::memory_order_relaxed);
+    e.guestObjects.store(0, std::memory_order_relaxed);
+    e.serverHeld.store(0, std::memory_order_relaxed);
     clearHolders(e);
     holderSlot(e, currentProcess(), true)->references.store(1, std::memory_order_relaxed);
     e.state.store(kLive, std::memory_order_release);
@@ -412,8 +427,10 @@ LookupError Registry::lookup(uint64_t handle, EntryInfo& info) {
   std::memcpy(info.desc, e->desc, sizeof(info.desc));
   info.contentBytes = e->contentBytes;
   const uint32_t references = e->references.load(std::memory_order_acquire);
+  const uint32_t guestObjects = e->guestObjects.load(std::memory_order_acquire);
   if (!validKind(uint32_t(info.kind)) || info.kind != parts.kind) return LookupError::Malformed;
-  if (references == 0 || references > kMaxReferences) return LookupError::Malformed;
+  if (references > kMaxReferences || guestObjects > kMaxGuestObjects || (references == 0 && guestObjects == 0))
+    return LookupError::Malformed;
   if (info.contentBytes > kMaxContentBytes) return LookupError::Malformed;
   if ((info.flags & kFlagNamed) && nameLength(e->name) >= kNameUnits) return LookupError::Malformed;
   return LookupError::Ok;
@@ -443,7 +460,23 @@ LookupError Registry::acquireReference(uint64_t handle, Kind expected, bool ntOp
 void Registry::freeLocked(EntryRecord& e) {
   e.state.store(kFree, std::memory_order_release);
   e.references.store(0, std::memory_order_relaxed);
+  e.guestObjects.store(0, std::memory_order_relaxed);
   clearHolders(e);
+}
+
+// Under the lock: whether an entry without references stays as an orphan (guest kernel
+// objects still name it and the instance holds fewer than kMaxOrphans others).
+bool Registry::keepsOrphanLocked(const EntryRecord& e) const {
+  const uint32_t objects = e.guestObjects.load(std::memory_order_acquire);
+  if (!objects || objects > kMaxGuestObjects) return false;
+  uint32_t orphans = 0;
+  for (uint32_t i = 0; i < kCapacity; i++) {
+    const EntryRecord& other = m_entries[i];
+    if (&other != &e && other.state.load(std::memory_order_acquire) == kLive &&
+        other.references.load(std::memory_order_relaxed) == 0)
+      orphans++;
+  }
+  return orphans < kMaxOrphans;
 }
 
 void Registry::releaseReference(uint64_t handle) {
@@ -460,17 +493,98 @@ void Registry::releaseReference(uint64_t handle) {
       }
     }
     const uint32_t references = e->references.load(std::memory_order_acquire);
-    if (references <= 1 || references > kMaxReferences) {
+    if (references > 1 && references <= kMaxReferences) {
+      e->references.store(references - 1, std::memory_order_release);
+    } else if (references == 1 && keepsOrphanLocked(*e)) {
+      e->references.store(0, std::memory_order_release);
+    } else {
       freeLocked(*e);
       freed = true;
-    } else {
-      e->references.store(references - 1, std::memory_order_release);
     }
   }
   unlock();
   // Native content sections are files: nobody can open the entry any more, so its name
   // goes (mappings stay valid). Windows sections vanish with their last handle.
   if (freed) Section::unlinkName(contentName(m_instance, handle));
+}
+
+bool Registry::addGuestObject(uint64_t handle) {
+  lock();
+  EntryRecord* e = entry(handle);
+  const uint32_t objects = e ? e->guestObjects.load(std::memory_order_acquire) : 0;
+  const bool added = e && objects < kMaxGuestObjects && e->references.load(std::memory_order_acquire);
+  if (added) e->guestObjects.store(objects + 1, std::memory_order_release);
+  unlock();
+  return added;
+}
+
+bool Registry::releaseGuestObject(uint64_t handle) {
+  bool released = false, freed = false;
+  lock();
+  if (EntryRecord* e = entry(handle)) {
+    const uint32_t objects = e->guestObjects.load(std::memory_order_acquire);
+    if (objects && objects <= kMaxGuestObjects) {
+      e->guestObjects.store(objects - 1, std::memory_order_release);
+      released = true;
+      if (objects == 1 && e->references.load(std::memory_order_acquire) == 0) {
+        freeLocked(*e);
+        freed = true;
+      }
+    }
+  }
+  unlock();
+  if (freed) Section::unlinkName(contentName(m_instance, handle));
+  return released;
+}
+
+uint32_t Registry::guestObjects(uint64_t handle) const {
+  EntryRecord* e = entry(handle);
+  return e ? e->guestObjects.load(std::memory_order_acquire) : 0;
+}
+
+bool Registry::orphaned(uint64_t handle) const {
+  EntryRecord* e = entry(handle);
+  return e && e->references.load(std::memory_order_acquire) == 0;
+}
+
+std::vector<uint64_t> Registry::orphans() const {
+  std::vector<uint64_t> result;
+  for (uint32_t i = 0; i < kCapacity; i++) {
+    const EntryRecord& e = m_entries[i];
+    const uint32_t generation = e.generation.load(std::memory_order_acquire) & 0xffff;
+    if (e.state.load(std::memory_order_acquire) == kLive && e.references.load(std::memory_order_acquire) == 0 &&
+        validKind(e.kind) && generation)
+      result.push_back(encodeHandle(Kind(e.kind), i, generation));
+  }
+  return result;
+}
+
+void Registry::markServerHeld(uint64_t handle) {
+  HandleParts parts;
+  if (EntryRecord* e = entry(handle, &parts)) e->serverHeld.store(parts.generation, std::memory_order_release);
+}
+
+void Registry::registerOrphanHolder() {
+  const ProcessIdentity self = currentProcess();
+  m_header->orphanHolderStarted.store(self.started, std::memory_order_relaxed);
+  m_header->orphanHolderPid.store(self.pid, std::memory_order_release);
+}
+
+// Polls (the holder sweeps every few tens of milliseconds; orphaning happens once per
+// entry): sleeping on the sync epoch would count a sleeper and make every Signal wake it.
+bool Registry::waitUntilServerHolds(uint64_t handle, uint32_t timeoutMs) {
+  const ProcessIdentity holder{m_header->orphanHolderPid.load(std::memory_order_acquire),
+                               m_header->orphanHolderStarted.load(std::memory_order_relaxed)};
+  if (!holder.pid || !processAlive(holder)) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  for (;;) {
+    HandleParts parts;
+    EntryRecord* e = entry(handle, &parts);
+    if (!e) return false;
+    if (e->serverHeld.load(std::memory_order_acquire) == parts.generation) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 uint64_t Registry::findByName(const char16_t* name) {
@@ -600,6 +714,9 @@ Reclaimed Registry::reclaimDeadHolders() {
     }
     if (!dropped) continue;
     result.references += dropped;
+    // Entries only dead workers held go, guest objects or not: a worker that died without
+    // its clean-up handed no content to the server, and its guest can no longer tell the
+    // host anything (an orphan could only leak).
     const uint32_t references = e.references.load(std::memory_order_acquire);
     if (references <= dropped || references > kMaxReferences) {
       const uint32_t generation = e.generation.load(std::memory_order_relaxed) & 0xffff;

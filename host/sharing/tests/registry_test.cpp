@@ -251,6 +251,131 @@ TEST(SharingRegistry, GarbageFromAHostileWorkerNeverCrashesAReader) {
   }
 }
 
+// The sections behind guest NT handles keep an entry live after its last reference (an
+// orphan: the creator's context ended while another guest process holds a handle), until
+// a guest says the last of them is gone; only a holder adds them, and never below zero.
+TEST(SharingRegistry, GuestObjectsKeepAnEntryBeyondItsReferences) {
+  Instance instance;
+  std::string error;
+  auto creator = Registry::open(instance, &error);
+  ASSERT_TRUE(creator) << error;
+  auto opener = Registry::open(instance, &error);
+  ASSERT_TRUE(opener) << error;
+  const uint64_t handle = creator->create(1, Kind::Texture2D, kFlagNtHandle, kDesc, 64 * 32 * 4, nullptr);
+  ASSERT_NE(handle, 0u);
+  EXPECT_TRUE(creator->addGuestObject(handle));
+  EXPECT_TRUE(creator->addGuestObject(handle));
+  EXPECT_EQ(creator->guestObjects(handle), 2u);
+  EXPECT_FALSE(creator->orphaned(handle));
+
+  creator->releaseReference(handle);
+  EntryInfo info;
+  ASSERT_EQ(opener->lookup(handle, info), LookupError::Ok) << "guest objects still name it";
+  EXPECT_TRUE(opener->orphaned(handle));
+  EXPECT_EQ(opener->orphans(), std::vector<uint64_t>{handle});
+  EXPECT_FALSE(opener->addGuestObject(handle)) << "only a holder adds guest objects";
+  ASSERT_EQ(opener->acquireReference(handle, Kind::Texture2D, true, info), LookupError::Ok) << "an orphan opens";
+  EXPECT_FALSE(opener->orphaned(handle));
+  EXPECT_TRUE(opener->releaseGuestObject(handle));
+  EXPECT_TRUE(opener->releaseGuestObject(handle));
+  EXPECT_FALSE(opener->releaseGuestObject(handle)) << "never below zero";
+  EXPECT_EQ(opener->lookup(handle, info), LookupError::Ok) << "the opener's reference holds it";
+  opener->releaseReference(handle);
+  EXPECT_EQ(opener->lookup(handle, info), LookupError::NotShared);
+
+  // The last guest object of an orphan frees it.
+  const uint64_t second = creator->create(1, Kind::Fence, kFlagNtHandle, nullptr, 0, nullptr);
+  ASSERT_TRUE(creator->addGuestObject(second));
+  creator->releaseReference(second);
+  ASSERT_EQ(opener->lookup(second, info), LookupError::Ok);
+  EXPECT_TRUE(opener->releaseGuestObject(second));
+  EXPECT_EQ(opener->lookup(second, info), LookupError::NotShared);
+  EXPECT_FALSE(opener->releaseGuestObject(second));
+  EXPECT_EQ(creator->liveEntries(), 0u);
+
+  // Orphans are bounded: beyond kMaxOrphans an entry goes with its last reference.
+  std::vector<uint64_t> handles;
+  for (uint32_t i = 0; i <= kMaxOrphans; i++) {
+    handles.push_back(creator->create(1, Kind::Buffer, kFlagNtHandle, kDesc, 16, nullptr));
+    ASSERT_NE(handles.back(), 0u);
+    ASSERT_TRUE(creator->addGuestObject(handles.back()));
+  }
+  for (uint64_t h : handles) creator->releaseReference(h);
+  EXPECT_EQ(creator->orphans().size(), size_t(kMaxOrphans));
+  EXPECT_EQ(creator->lookup(handles.back(), info), LookupError::NotShared);
+  for (uint64_t h : handles) creator->releaseGuestObject(h);
+  EXPECT_EQ(creator->liveEntries(), 0u);
+}
+
+// A hostile worker's count: out of bounds is malformed, and its entry goes with its last
+// reference instead of staying forever.
+TEST(SharingRegistry, AGarbageGuestObjectCountFreesTheEntry) {
+  Instance instance;
+  std::string error;
+  auto registry = Registry::open(instance, &error);
+  ASSERT_TRUE(registry) << error;
+  const uint64_t handle = registry->create(1, Kind::Buffer, kFlagNtHandle, kDesc, 16, nullptr);
+  ASSERT_TRUE(registry->addGuestObject(handle));
+  // The count is the second word from the end of its entry record (registry.cpp).
+  HandleParts parts;
+  ASSERT_TRUE(decodeHandle(handle, parts));
+  // The header is smaller than kCapacity bytes: the entry size is what the floor leaves.
+  const uint64_t entryBytes = registry->rawSize() / kCapacity;
+  const uint64_t headerBytes = registry->rawSize() - entryBytes * kCapacity;
+  uint8_t* record = registry->rawData() + headerBytes + parts.index * entryBytes;
+  uint32_t* count = reinterpret_cast<uint32_t*>(record + entryBytes - 8);
+  ASSERT_EQ(*count, 1u) << "the layout changed: find the count again";
+  *count = 0xffffffffu;
+  EntryInfo info;
+  EXPECT_EQ(registry->lookup(handle, info), LookupError::Malformed);
+  EXPECT_FALSE(registry->releaseGuestObject(handle));
+  registry->releaseReference(handle);
+  EXPECT_EQ(registry->liveEntries(), 0u);
+}
+
+// The server process holds an orphan's content section open, so that it outlives the
+// context that created it (on Windows a section goes with its last handle).
+TEST(SharingRegistry, TheOrphanHolderKeepsAnOrphansContent) {
+  Instance instance;
+  std::string error;
+  auto registry = Registry::open(instance, &error);
+  ASSERT_TRUE(registry) << error;
+  const uint64_t handle = registry->create(1, Kind::Buffer, kFlagNtHandle, kDesc, 4096, nullptr);
+  ASSERT_TRUE(registry->addGuestObject(handle));
+  const std::string name = Registry::contentName(instance, handle);
+  {
+    Section content = Section::create(name, 4096);
+    ASSERT_TRUE(content.valid());
+    std::memset(content.data(), 0x5a, 4096);
+    EXPECT_FALSE(registry->waitUntilServerHolds(handle, 100)) << "no holder runs yet";
+    OrphanContentHolder::start(instance);
+    registry->releaseReference(handle);
+    ASSERT_TRUE(registry->orphaned(handle));
+    // The holder registers itself from its thread: until then the wait answers at once.
+    bool held = false;
+    for (int i = 0; i < 500 && !held; i++) {
+      held = registry->waitUntilServerHolds(handle, 100);
+      if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(held);
+  }
+  Section again = Section::open(name, 4096);
+  ASSERT_TRUE(again.valid()) << "the content went with its creator";
+  EXPECT_EQ(again.data()[4095], 0x5a);
+  again = Section();
+  EXPECT_TRUE(registry->releaseGuestObject(handle));
+  EXPECT_EQ(registry->liveEntries(), 0u);
+#if defined(_WIN32)
+  // The holder closes the content of freed entries within a sweep or two.
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    gone = !Section::open(name, 4096).valid();
+  }
+  EXPECT_TRUE(gone);
+#endif
+}
+
 TEST(SharingRegistry, InstanceFromEnvironmentKeepsDigitsOnly) {
 #if defined(_WIN32)
   _putenv("NPT_SERVER_INSTANCE=12ab34\\..");

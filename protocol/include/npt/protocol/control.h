@@ -19,6 +19,9 @@ namespace npt::protocol {
   bool encode_BindPushSlot(CommandWriter& w, ObjectId query, uint32_t slot);
   // Presents back-buffer texture `texture` (a guest-created ID3D11Texture2D).
   bool encode_PresentBuffer(CommandWriter& w, ObjectId texture, uint32_t interval, uint32_t flags);
+  // The last handle to one of the guest's kernel objects naming the shared entry of
+  // resource or fence `object` (one this context holds) was closed (protocol/README.md 14).
+  bool encode_SharedHandleClosed(CommandWriter& w, ObjectId object);
 
   // Reply: header (OpQueryHostInfo), inline payload with the blob. Copies the blob
   // into `blob`; a bulk or absent payload, a cut or overlong reply is an error.

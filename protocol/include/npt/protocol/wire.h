@@ -40,6 +40,7 @@ namespace npt::protocol {
     OpQueryHostInfo = 0x0005,  // no arguments; sync: reply = host-info blob (host_info.h)
     OpBindPushSlot  = 0x0006,  // u32 query id, u32 push slot: the host writes the query's results there
     OpPresentBuffer = 0x0007,  // u32 texture id, u32 sync interval, u32 flags: present a guest back buffer
+    OpSharedHandleClosed = 0x0008,  // u32 id of a shared resource or fence: one guest kernel object naming its entry is gone
   };
 
   // Objects are named by guest-assigned 32-bit ids; 0 is NULL.

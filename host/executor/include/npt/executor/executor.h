@@ -157,6 +157,7 @@ public:
   void queryHostInfo(std::vector<uint8_t>& blob) override;
   void bindPushSlot(ObjectId query, uint32_t slot) override;
   void presentBuffer(ObjectId texture, uint32_t interval, uint32_t flags) override;
+  void sharedHandleClosed(ObjectId object) override;
   void destroyObject(ObjectId id) override;
 
   // device.cpp: device creation

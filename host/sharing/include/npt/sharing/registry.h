@@ -41,6 +41,7 @@ constexpr uint32_t kNameUnits = 64;        // UTF-16 units of a name, terminator
 constexpr uint32_t kDescWords = 12;        // the resource desc, as the executor flattens it
 constexpr uint64_t kMaxContentBytes = 1ull << 30;
 constexpr uint32_t kHolders = 16;          // processes holding references to one entry
+constexpr uint32_t kMaxOrphans = 32;       // entries kept by guest handles alone (beyond: freed)
 
 struct HandleParts {
   Kind kind = Kind::None;
@@ -124,6 +125,17 @@ struct SyncWords {
 };
 static_assert(std::is_standard_layout_v<SyncWords>, "the epoch's address converts to its SyncWords");
 
+class Registry;
+
+// Holds the content sections of orphaned entries open in the process that runs it (the
+// server: on Windows a section vanishes with its last handle, so an orphan's content would
+// go with the worker of its creator). One thread: every 20 ms it opens the content of new
+// orphans (and marks them held) and closes the content of entries no longer live.
+class OrphanContentHolder {
+public:
+  static void start(const std::string& instance);   // once per process; later calls do nothing
+};
+
 class Registry {
 public:
   // NPT_SERVER_INSTANCE, else this process's id.
@@ -167,6 +179,25 @@ public:
   // The processes holding references to a live entry (diagnostics, tests); empty for a
   // handle that is not live. A snapshot: the words may change meanwhile.
   std::vector<ProcessIdentity> holders(uint64_t handle) const;
+  // Guest kernel objects naming an entry (the sections behind NT handles, host/sharing/
+  // README.md "Handles"): the entry stays live while any does, also after its last
+  // reference is dropped (an orphan, at most kMaxOrphans per instance; beyond that it is
+  // freed with its last reference, as before). addGuestObject: false for an entry that
+  // is not live or holds no reference (only a holder may add). releaseGuestObject: false
+  // when none is counted; frees an orphan with its last one.
+  bool addGuestObject(uint64_t handle);
+  bool releaseGuestObject(uint64_t handle);
+  uint32_t guestObjects(uint64_t handle) const;
+  // Live entries without references (kept by guest objects alone).
+  std::vector<uint64_t> orphans() const;
+  bool orphaned(uint64_t handle) const;
+  // The server process holds an orphan's content section open (Windows: a section lives
+  // while a process has it open); whoever drops the last reference on Windows waits for
+  // that before closing its own (bounded; false: not held in time, or no longer live).
+  // Without a live registered holder process, waitUntilServerHolds answers false at once.
+  void markServerHeld(uint64_t handle);
+  void registerOrphanHolder();   // this process holds orphans' content (OrphanContentHolder)
+  bool waitUntilServerHolds(uint64_t handle, uint32_t timeoutMs);
   // The handle of a named live entry, or 0.
   uint64_t findByName(const char16_t* name);
 
@@ -217,6 +248,7 @@ private:
   void unlock();
   // Under the lock: frees an entry (its content name is unlinked by the caller).
   void freeLocked(EntryRecord& entry);
+  bool keepsOrphanLocked(const EntryRecord& entry) const;
 
   std::string m_instance;
   Section m_section;
