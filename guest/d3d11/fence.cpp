@@ -147,7 +147,31 @@ HRESULT Fence::open(Device* device, HANDLE handle, REFIID iid, void** out) {
     return hr;
   }
   auto* fence = new Fence(device, id, slot, D3D11_FENCE_FLAG_SHARED, value);
-  return fence->QueryInterface(iid, out);   // iid checked above: the first reference
+  hr = fence->QueryInterface(iid, out);   // iid checked above: the first reference
+  // This process keeps the fence too while applications hold handles to the object, so
+  // that the entry (and its value) outlives the creator's process (shared_handle.h).
+  KeepCallbacks keep = fence->keepCallbacks();
+  if (!keepOpenedSharedHandle(handle, keep))
+    keep.release();
+  return hr;
+}
+
+KeepCallbacks Fence::keepCallbacks() {
+  addRefPrivate();
+  m_parent->addRefPrivate();
+  Device* device = m_parent;
+  Runtime* runtime = m_runtime;
+  const protocol::ObjectId id = m_id;
+  KeepCallbacks keep;
+  keep.closed = [device, id] {
+    device->record([&](Recorder& r) { return protocol::encode_SharedHandleClosed(r.writer(), id); });
+  };
+  keep.release = [this, device, runtime] {
+    releasePrivate();
+    device->releasePrivate();
+    runtime->stream().flush();   // the DestroyObject, if that was the last reference
+  };
+  return keep;
 }
 
 HRESULT STDMETHODCALLTYPE Fence::QueryInterface(REFIID riid, void** object) {
@@ -192,18 +216,12 @@ HRESULT STDMETHODCALLTYPE Fence::CreateSharedHandle(const SECURITY_ATTRIBUTES* a
   }
   // A new NT handle per call, to be closed by the application; the fence (and its device:
   // the fence's destructor reads its statistics) stays alive while one is open anywhere.
-  addRefPrivate();
-  m_parent->addRefPrivate();
-  Device* device = m_parent;
-  Runtime* runtime = m_runtime;
-  auto keep = [this, device, runtime] {
-    releasePrivate();
-    device->releasePrivate();
-    runtime->stream().flush();   // the DestroyObject, if that was the last reference
-  };
+  KeepCallbacks keep = keepCallbacks();
   HRESULT hr = createSharedHandle(registryValue, attributes, access, name, keep, handle);
-  if (FAILED(hr))
-    keep();
+  if (FAILED(hr)) {
+    keep.closed();   // the host counted the object this call did not make
+    keep.release();
+  }
   return hr;
 }
 

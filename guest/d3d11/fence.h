@@ -17,6 +17,8 @@
 // which OpenSharedFence takes.
 namespace npt::guest {
 
+struct KeepCallbacks;
+
 class Fence final : public D3D11Child<ID3D11Fence> {
 public:
   // Creation (ID3D11Device5::CreateFence) and opening (OpenSharedFence): sync calls.
@@ -34,6 +36,8 @@ public:
 private:
   Fence(Device* device, protocol::ObjectId id, uint32_t slot, D3D11_FENCE_FLAG flags, UINT64 handle);
   void watch();   // the thread that sets events of SetEventOnCompletion
+  // Private references on this fence and its device, for a keeper of an NT handle's object.
+  KeepCallbacks keepCallbacks();
 
   struct Waiter {
     UINT64 value;

@@ -37,24 +37,97 @@ ULONG handleCountOf(HANDLE object) {
   return info.handleCount;
 }
 
-// The objects whose resources are kept alive, with the runtime's own handle to each.
+// Whether the keeper in `slot` runs: the process with that id exists, was created at the
+// recorded time and has not ended (a process that ended has no handles left).
+bool keeperRuns(const SharedHandleKeeperSlot& slot, DWORD self) {
+  const DWORD pid = DWORD(slot.pid);
+  if (!pid)
+    return false;
+  if (pid == self)
+    return true;
+  HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION | SYNCHRONIZE, FALSE, pid);
+  if (!process)
+    return false;
+  FILETIME created, exited, kernel, user;
+  bool runs = GetProcessTimes(process, &created, &exited, &kernel, &user) &&
+              ((LONGLONG(created.dwHighDateTime) << 32) | created.dwLowDateTime) == slot.created &&
+              WaitForSingleObject(process, 0) == WAIT_TIMEOUT;
+  CloseHandle(process);
+  return runs;
+}
+
+LONGLONG thisProcessCreated() {
+  FILETIME created, exited, kernel, user;
+  if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+    return 0;
+  return (LONGLONG(created.dwHighDateTime) << 32) | created.dwLowDateTime;
+}
+
+// The objects whose resources this process keeps alive: its own handle to each, a view of
+// the object (its keeper table) and what to do once the applications' last handle is gone.
+// A keeper slot is taken when the object is added and given back when it is let go, so
+// any live keeper can tell the applications' handles from the keepers'.
 class Keeper {
 public:
-  void add(HANDLE object, std::function<void()> release) {
+  // False (nothing kept) when the object has no free keeper slot or cannot be mapped.
+  bool add(HANDLE object, KeepCallbacks callbacks) {
+    auto* view = static_cast<SharedHandleContents*>(
+        MapViewOfFile(object, FILE_MAP_READ | FILE_MAP_WRITE, 0, 0, sizeof(SharedHandleContents)));
+    if (!view)
+      return false;
+    const DWORD self = GetCurrentProcessId();
+    int slot = -1;
+    for (unsigned i = 0; i < kSharedHandleKeeperSlots && slot < 0; i++) {
+      const LONG pid = view->keepers[i].pid;
+      // A free slot, or one of a keeper that no longer runs (its handle is gone with it).
+      if ((!pid || !keeperRuns(view->keepers[i], self)) &&
+          InterlockedCompareExchange(&view->keepers[i].pid, LONG(self), pid) == pid)
+        slot = int(i);
+    }
+    if (slot < 0) {
+      UnmapViewOfFile(view);
+      return false;
+    }
+    // Until the creation time is written, others count this slot as not running: its
+    // handle counts as an application's, which keeps the resource (never the other way).
+    InterlockedExchange64(&view->keepers[slot].created, thisProcessCreated());
     std::lock_guard<std::mutex> lock(m_mutex);
-    m_kept.push_back({object, std::move(release)});
+    m_kept.push_back({object, view, slot, 0, std::move(callbacks)});
     if (!m_started) {
       m_started = true;
+      // The thread runs this module's code for as long as something is kept, which may
+      // outlive the application's FreeLibrary of d3d11.dll: the module stays loaded until
+      // the process ends (as a DLL that keeps resources alive must).
+      HMODULE pinned = nullptr;
+      GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                         reinterpret_cast<LPCWSTR>(&keeperRuns), &pinned);
       std::thread([this] { run(); }).detach();
     }
     m_wake.notify_all();
+    return true;
   }
 
 private:
   struct Kept {
     HANDLE object;
-    std::function<void()> release;
+    SharedHandleContents* view;
+    int slot;
+    int quietChecks;   // consecutive checks that saw no application handle
+    KeepCallbacks callbacks;
   };
+
+  // Handles the applications hold: every handle of the object but the live keepers' own.
+  static LONG applicationHandles(const Kept& kept) {
+    const ULONG handles = handleCountOf(kept.object);
+    if (!handles)
+      return 1;   // unknown: kept
+    const DWORD self = GetCurrentProcessId();
+    LONG keepers = 0;
+    for (const SharedHandleKeeperSlot& slot : kept.view->keepers)
+      if (keeperRuns(slot, self))
+        keepers++;
+    return LONG(handles) - keepers;
+  }
 
   void run() {
     std::unique_lock<std::mutex> lock(m_mutex);
@@ -63,11 +136,19 @@ private:
         m_wake.wait(lock);
         continue;
       }
-      std::vector<std::function<void()>> releases;
+      std::vector<std::pair<bool, KeepCallbacks>> releases;
       for (size_t i = 0; i < m_kept.size();) {
-        if (handleCountOf(m_kept[i].object) == 1) {   // only ours is left
-          CloseHandle(m_kept[i].object);
-          releases.push_back(std::move(m_kept[i].release));
+        Kept& kept = m_kept[i];
+        // Two checks in a row: a keeper that ends closes its handle a moment before the
+        // system reports it ended, when the count would look one too low.
+        kept.quietChecks = applicationHandles(kept) <= 0 ? kept.quietChecks + 1 : 0;
+        if (kept.quietChecks >= 2 || kept.view->closed) {
+          // Exactly one keeper tells the host that this object is gone.
+          const bool last = InterlockedCompareExchange(&kept.view->closed, 1, 0) == 0;
+          InterlockedExchange(&kept.view->keepers[kept.slot].pid, 0);
+          UnmapViewOfFile(kept.view);
+          CloseHandle(kept.object);
+          releases.emplace_back(last, std::move(kept.callbacks));
           m_kept.erase(m_kept.begin() + long(i));
         } else {
           i++;
@@ -75,7 +156,11 @@ private:
       }
       // Releasing may destroy a resource and its device: outside the lock.
       lock.unlock();
-      for (auto& release : releases) release();
+      for (auto& [last, callbacks] : releases) {
+        if (last)
+          callbacks.closed();
+        callbacks.release();
+      }
       Sleep(kKeeperPeriodMs);
       lock.lock();
     }
@@ -134,7 +219,7 @@ bool applySecurity(HANDLE object, PSECURITY_DESCRIPTOR descriptor) {
 }  // namespace
 
 HRESULT createSharedHandle(uint64_t registryValue, const SECURITY_ATTRIBUTES* attributes, DWORD access, LPCWSTR name,
-                           std::function<void()> keep, HANDLE* handle) {
+                           KeepCallbacks keep, HANDLE* handle) {
   *handle = nullptr;
   if (name && wcslen(name) > MAX_PATH)
     return DXGI_ERROR_INVALID_CALL;
@@ -173,16 +258,37 @@ HRESULT createSharedHandle(uint64_t registryValue, const SECURITY_ATTRIBUTES* at
     *handle = nullptr;
     return DXGI_ERROR_INVALID_CALL;   // a descriptor the object manager refuses
   }
-  keeper().add(object, std::move(keep));
+  if (!keeper().add(object, keep)) {
+    // Cannot happen for a new object (every slot is free); kept by nobody, the host entry
+    // would go with the resource: refuse rather than hand out a handle that dies early.
+    CloseHandle(*handle);
+    CloseHandle(object);
+    *handle = nullptr;
+    return E_OUTOFMEMORY;
+  }
   return S_OK;
 }
 
-HRESULT registryValueOfSharedName(LPCWSTR name, DWORD access, uint64_t* registryValue) {
+bool keepOpenedSharedHandle(HANDLE handle, KeepCallbacks keep) {
+  // A handle of our own, with the rights the keeper table needs (the object manager checks
+  // them against the object's security descriptor; refused: this process keeps nothing).
+  HANDLE object = nullptr;
+  if (!DuplicateHandle(GetCurrentProcess(), handle, GetCurrentProcess(), &object, FILE_MAP_READ | FILE_MAP_WRITE, FALSE, 0))
+    return false;
+  if (!keeper().add(object, std::move(keep))) {
+    CloseHandle(object);
+    return false;
+  }
+  return true;
+}
+
+HRESULT openSharedName(LPCWSTR name, DWORD access, uint64_t* registryValue, HANDLE* object) {
   *registryValue = 0;
+  *object = nullptr;
   if (!name || !*name)
     return E_INVALIDARG;
-  HANDLE object = OpenFileMappingW(access, FALSE, name);
-  if (!object) {
+  HANDLE opened = OpenFileMappingW(access, FALSE, name);
+  if (!opened) {
     const DWORD error = GetLastError();
     if (error == ERROR_ACCESS_DENIED)
       return E_ACCESSDENIED;
@@ -192,9 +298,25 @@ HRESULT registryValueOfSharedName(LPCWSTR name, DWORD access, uint64_t* registry
     }
     return kFileNotFound;
   }
-  *registryValue = registryValueOfSharedHandle(object);
-  CloseHandle(object);
-  return *registryValue ? S_OK : E_INVALIDARG;
+  bool closed = false;
+  *registryValue = registryValueOfSharedHandle(opened, &closed);
+  // The name exists from the moment CreateSharedHandle makes the object, a moment before
+  // it writes what the object names: a lookup in between waits for it (briefly: an object
+  // of someone else's under this name never gets our contents).
+  for (int i = 0; i < 50 && !*registryValue && !closed; i++) {
+    Sleep(1);
+    *registryValue = registryValueOfSharedHandle(opened, &closed);
+  }
+  if (closed) {
+    CloseHandle(opened);
+    return kFileNotFound;   // the applications' last handle was closed meanwhile: gone
+  }
+  if (!*registryValue) {
+    CloseHandle(opened);
+    return E_INVALIDARG;
+  }
+  *object = opened;
+  return S_OK;
 }
 
 }  // namespace npt::guest

@@ -67,37 +67,57 @@ HRESULT callSyncCreateSharedHandle(ID3D11Resource* resource, DWORD access, UINT6
   return finish(hr, decoded, result, "IDXGIResource1::CreateSharedHandle");
 }
 
+namespace {
+
+// Private references on `resource` (and its device, taken by the caller), dropped by `release`.
+std::function<void()> addRefPrivate(ID3D11Resource* resource) {
+  D3D11_RESOURCE_DIMENSION dimension;
+  resource->GetType(&dimension);
+  if (dimension == D3D11_RESOURCE_DIMENSION_BUFFER) {
+    auto* buffer = static_cast<Buffer*>(resource);
+    buffer->addRefPrivate();
+    return [buffer] { buffer->releasePrivate(); };
+  }
+  auto* texture = static_cast<Texture2D*>(static_cast<ID3D11Texture2D*>(resource));
+  texture->addRefPrivate();
+  return [texture] { texture->releasePrivate(); };
+}
+
+// What a keeper of `id` (a resource of `device`, which holds a private reference) does
+// once the applications' handles are gone (shared_handle.h).
+KeepCallbacks keepCallbacks(Device* device, protocol::ObjectId id, std::function<void()> release) {
+  Runtime* runtime = device->runtime();
+  KeepCallbacks keep;
+  keep.closed = [device, id] {
+    device->record([&](Recorder& r) { return protocol::encode_SharedHandleClosed(r.writer(), id); });
+  };
+  // The resource's destructor still reads its device's statistics: the device goes last.
+  // Its DestroyObject must reach the host now (no further call of the application's may
+  // come to flush it): the registry entry goes with the host's resource.
+  keep.release = [release, device, runtime] {
+    release();
+    device->releasePrivate();
+    runtime->stream().flush();
+  };
+  return keep;
+}
+
+}  // namespace
+
 HRESULT createResourceNtHandle(ID3D11Resource* resource, UINT64 registryValue, const SECURITY_ATTRIBUTES* attributes,
                                DWORD access, LPCWSTR name, HANDLE* handle) {
   Device* device = deviceOf(resource);
   if (!device)
     return E_INVALIDARG;
   // Private references: the application's counts stay as Windows reports them.
-  D3D11_RESOURCE_DIMENSION dimension;
-  resource->GetType(&dimension);
-  std::function<void()> release;
-  if (dimension == D3D11_RESOURCE_DIMENSION_BUFFER) {
-    auto* buffer = static_cast<Buffer*>(resource);
-    buffer->addRefPrivate();
-    release = [buffer] { buffer->releasePrivate(); };
-  } else {
-    auto* texture = static_cast<Texture2D*>(static_cast<ID3D11Texture2D*>(resource));
-    texture->addRefPrivate();
-    release = [texture] { texture->releasePrivate(); };
-  }
+  std::function<void()> release = addRefPrivate(resource);
   device->addRefPrivate();
-  // The resource's destructor still reads its device's statistics: the device goes last.
-  // Its DestroyObject must reach the host now (no further call of the application's may
-  // come to flush it): the registry entry goes with the host's resource.
-  Runtime* runtime = device->runtime();
-  auto keep = [release, device, runtime] {
-    release();
-    device->releasePrivate();
-    runtime->stream().flush();
-  };
+  KeepCallbacks keep = keepCallbacks(device, resourceId(resource), std::move(release));
   HRESULT hr = createSharedHandle(registryValue, attributes, access, name, keep, handle);
-  if (FAILED(hr))
-    keep();
+  if (FAILED(hr)) {
+    keep.closed();   // the host counted the object this call did not make
+    keep.release();
+  }
   device->asDevice()->Release();
   return hr;
 }
@@ -195,7 +215,21 @@ HRESULT openSharedResource(Device* device, HANDLE handle, bool ntOpen, REFIID ii
   // OpenSharedResource1 takes NT handles only: a registry value passed as one is no
   // handle of this process and resolves to nothing (E_INVALIDARG, as on Windows).
   const UINT64 value = ntOpen ? registryValueOfSharedHandle(handle) : UINT64(uintptr_t(handle));
-  return openRegistryValue(device, value, ntOpen, iid, out);
+  HRESULT hr = openRegistryValue(device, value, ntOpen, iid, out);
+  if (SUCCEEDED(hr) && ntOpen) {
+    // This process keeps the resource too while applications hold handles to the object,
+    // so that the entry outlives the creator's process (shared_handle.h).
+    ID3D11Resource* opened = nullptr;
+    if (SUCCEEDED(static_cast<IUnknown*>(*out)->QueryInterface(__uuidof(ID3D11Resource), reinterpret_cast<void**>(&opened)))) {
+      std::function<void()> release = addRefPrivate(opened);
+      device->addRefPrivate();
+      KeepCallbacks keep = keepCallbacks(device, resourceId(opened), std::move(release));
+      if (!keepOpenedSharedHandle(handle, keep))
+        keep.release();
+      opened->Release();
+    }
+  }
+  return hr;
 }
 
 HRESULT openSharedResourceByName(Device* device, LPCWSTR name, DWORD access, REFIID iid, void** out) {
@@ -205,15 +239,20 @@ HRESULT openSharedResourceByName(Device* device, LPCWSTR name, DWORD access, REF
   if (!name)
     return E_INVALIDARG;
   uint64_t value = 0;
-  HRESULT hr = registryValueOfSharedName(name, access, &value);
+  HANDLE object = nullptr;
+  HRESULT hr = openSharedName(name, access, &value, &object);
   if (FAILED(hr))
     return hr;
   const UINT64 kind = value & 0xf;
-  if (kind != kKindBuffer && kind != kKindTexture2D)
+  if (kind != kKindBuffer && kind != kKindTexture2D) {
+    CloseHandle(object);
     return E_INVALIDARG;   // the name of a fence's handle
+  }
   hr = openRegistryValue(device, value, true, iid, out);
-  // The host no longer holds the entry: its last handle was closed while this lookup had
-  // the object open for a moment (the runtime's keeper let go), as good as not found.
+  CloseHandle(object);
+  // The host no longer holds the entry: a keeper saw the applications' last handle closed
+  // just before this lookup opened the object (and marked it closed just after this
+  // lookup read it), as good as not found.
   return hr == E_INVALIDARG ? HRESULT(0x80070002) : hr;
 }
 

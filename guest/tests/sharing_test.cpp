@@ -14,7 +14,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -530,6 +534,90 @@ int mutexAbandoner(HANDLE parentHandle, DWORD parentPid) {
   ExitProcess(0);   // no ReleaseSync, no Release: the process just ends
 }
 
+// Creates a texture (round 9, two mips, two slices) and a fence (value 42), each with an
+// NT handle, duplicates both handles into the parent (observed[10], observed[11]; the
+// entries in observed[12], observed[13]; observed[14] = 1: ready), then ends without
+// releasing or closing anything: `exit` returns through ExitProcess, `terminate` waits
+// for the parent to terminate it.
+int orphaner(const std::string& mode, DWORD parentPid) {
+  HANDLE boardMapping = nullptr;
+  Board* board = openBoard(parentPid, &boardMapping);
+  CHILD_CHECK(board, 2, "no board");
+  Device d;
+  CHILD_CHECK(d.create() == S_OK, 3, "device");
+  D3D11_TEXTURE2D_DESC desc = {64, 32, 2, 2, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                               D3D11_BIND_SHADER_RESOURCE,
+                               0, D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE};
+  ID3D11Texture2D* texture = nullptr;
+  CHILD_CHECK(d.device->CreateTexture2D(&desc, nullptr, &texture) == S_OK, 4, "CreateTexture2D");
+  fillTexture(d.context, texture, 9);
+  IDXGIResource1* resource = nullptr;
+  CHILD_CHECK(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)) == S_OK, 5, "QI");
+  HANDLE textureHandle = nullptr;
+  CHILD_CHECK(resource->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &textureHandle) == S_OK, 6, "CreateSharedHandle");
+  ID3D11Fence* fence = nullptr;
+  CHILD_CHECK(d.device->CreateFence(0, D3D11_FENCE_FLAG_SHARED, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)) == S_OK,
+              7, "CreateFence");
+  CHILD_CHECK(d.context->Signal(fence, 42) == S_OK && fence->SetEventOnCompletion(42, nullptr) == S_OK, 8, "Signal");
+  HANDLE fenceHandle = nullptr;
+  CHILD_CHECK(fence->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &fenceHandle) == S_OK, 9, "fence CreateSharedHandle");
+  HANDLE parent = OpenProcess(PROCESS_DUP_HANDLE, FALSE, parentPid);
+  CHILD_CHECK(parent, 10, "OpenProcess: %lu", GetLastError());
+  HANDLE remoteTexture = nullptr, remoteFence = nullptr;
+  CHILD_CHECK(DuplicateHandle(GetCurrentProcess(), textureHandle, parent, &remoteTexture, 0, FALSE, DUPLICATE_SAME_ACCESS) &&
+                  DuplicateHandle(GetCurrentProcess(), fenceHandle, parent, &remoteFence, 0, FALSE, DUPLICATE_SAME_ACCESS),
+              11, "DuplicateHandle into the parent: %lu", GetLastError());
+  board->observed[10] = LONGLONG(uintptr_t(remoteTexture));
+  board->observed[11] = LONGLONG(uintptr_t(remoteFence));
+  board->observed[12] = LONGLONG(entryOf(textureHandle));
+  board->observed[13] = LONGLONG(entryOf(fenceHandle));
+  board->observed[14] = 1;
+  if (mode == "terminate") {
+    Sleep(INFINITE);
+  }
+  std::printf("child: exiting with everything held\n");
+  std::fflush(stdout);
+  ExitProcess(0);
+}
+
+// Shares a texture through an NT handle it keeps open, releases every object and frees
+// our d3d11.dll (the application's only reference): the runtime keeps the texture for the
+// handle, so the module must stay loaded for its keeper thread; then closes the handle,
+// lets the keeper let go and ends normally (a keeper running unloaded code would crash it).
+int unloader() {
+  HMODULE module = nullptr;
+  CHILD_CHECK(GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                                 reinterpret_cast<LPCSTR>(Neptune::get().create), &module),
+              2, "no module");
+  HANDLE handle = nullptr;
+  {
+    Device d;
+    CHILD_CHECK(d.create() == S_OK, 3, "device");
+    D3D11_TEXTURE2D_DESC desc = {16, 16, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                                 D3D11_BIND_SHADER_RESOURCE, 0,
+                                 D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE};
+    ID3D11Texture2D* texture = nullptr;
+    CHILD_CHECK(d.device->CreateTexture2D(&desc, nullptr, &texture) == S_OK, 4, "CreateTexture2D");
+    IDXGIResource1* resource = nullptr;
+    CHILD_CHECK(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)) == S_OK, 5, "QI");
+    CHILD_CHECK(resource->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &handle) == S_OK, 6, "CreateSharedHandle");
+    resource->Release();
+    texture->Release();
+  }
+  CHILD_CHECK(FreeLibrary(module), 7, "FreeLibrary: %lu", GetLastError());
+  Neptune::get().create = nullptr;
+  HMODULE still = nullptr;
+  CHILD_CHECK(GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                                 reinterpret_cast<LPCSTR>(module) + 0x1000, &still) && still == module,
+              8, "d3d11.dll was unloaded while it keeps a texture");
+  Sleep(200);   // the keeper runs a few checks
+  CHILD_CHECK(CloseHandle(handle), 9, "CloseHandle");
+  Sleep(500);   // and lets go
+  std::printf("child: the keeper outlived FreeLibrary\n");
+  std::fflush(stdout);
+  return 0;
+}
+
 int runChild(int argc, char** argv) {
   if (!Neptune::get().load()) {
     std::printf("child: %s\n", Neptune::get().error.c_str());
@@ -547,6 +635,8 @@ int runChild(int argc, char** argv) {
   if (role == "opener-writer" && argc >= 6)
     return openerWriter(parseHandle(argv[3]), parseHandle(argv[4]), DWORD(std::atoi(argv[5])));
   if (role == "survivor" && argc >= 6) return survivor(parseHandle(argv[3]), parseHandle(argv[4]), DWORD(std::atoi(argv[5])));
+  if (role == "orphaner" && argc >= 5) return orphaner(argv[3], DWORD(std::atoi(argv[4])));
+  if (role == "unloader") return unloader();
   std::printf("child: unknown role %s\n", role.c_str());
   return 1;
 }
@@ -1007,6 +1097,161 @@ TEST_F(Sharing, ASharedFenceLivesWhileAHandleIsOpen) {
   const ULONGLONG start = GetTickCount64();
   while (reg->lookup(entry, info) == npt::sharing::LookupError::Ok && GetTickCount64() - start < kPatienceMs) Sleep(20);
   EXPECT_EQ(reg->lookup(entry, info), npt::sharing::LookupError::NotShared);
+}
+
+// Windows keeps a shared resource while any NT handle to it is open in any process, also
+// after its creator process ended (ExitProcess or TerminateProcess): a child creates a
+// texture and a fence, duplicates their handles into this process and ends holding
+// everything; this process opens both afterwards (the texture's content and the fence's
+// value are the child's), and the host entries go once it lets go of them.
+TEST_F(Sharing, ADuplicatedHandleKeepsTheResourceAfterItsCreatorEnds) {
+  HANDLE boardMapping = nullptr;
+  Board* board = openBoard(GetCurrentProcessId(), &boardMapping);
+  ASSERT_TRUE(board);
+  auto reg = registry();
+  ASSERT_TRUE(reg);
+  for (const std::string mode : {"exit", "terminate"}) {
+    SCOPED_TRACE(mode);
+    board->observed[14] = 0;
+    HANDLE child = startChild("orphaner " + mode);
+    ASSERT_TRUE(child);
+    for (int i = 0; i < 6000 && !board->observed[14] && WaitForSingleObject(child, 0) == WAIT_TIMEOUT; i++) Sleep(10);
+    ASSERT_EQ(board->observed[14], 1) << "the child never shared its texture";
+    if (mode == "terminate") TerminateProcess(child, 7);
+    EXPECT_EQ(finishChild(child, kPatienceMs), mode == "terminate" ? 7u : 0u);
+    const HANDLE textureHandle = HANDLE(uintptr_t(board->observed[10]));
+    const HANDLE fenceHandle = HANDLE(uintptr_t(board->observed[11]));
+    const uint64_t textureEntry = uint64_t(board->observed[12]), fenceEntry = uint64_t(board->observed[13]);
+    EXPECT_EQ(entryOf(textureHandle), textureEntry);
+    // The child's context ends after its process (its worker sees the guest leave): once
+    // its references are gone, the entries are the handles' alone.
+    const ULONGLONG start = GetTickCount64();
+    while ((!reg->holders(textureEntry).empty() || !reg->holders(fenceEntry).empty()) &&
+           GetTickCount64() - start < kPatienceMs)
+      Sleep(20);
+    EXPECT_TRUE(reg->holders(textureEntry).empty()) << "the child's context never ended";
+    npt::sharing::EntryInfo info;
+    ASSERT_EQ(reg->lookup(textureEntry, info), npt::sharing::LookupError::Ok) << "the texture went with its creator";
+    ASSERT_EQ(reg->lookup(fenceEntry, info), npt::sharing::LookupError::Ok) << "the fence went with its creator";
+
+    ID3D11Texture2D* texture = nullptr;
+    ASSERT_EQ(d.device->OpenSharedResource1(textureHandle, __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture)),
+              S_OK);
+    EXPECT_EQ(checkTexture(d.device, d.context, texture, 9), "");
+    ID3D11Fence* fence = nullptr;
+    ASSERT_EQ(d.device->OpenSharedFence(fenceHandle, __uuidof(ID3D11Fence), reinterpret_cast<void**>(&fence)), S_OK);
+    EXPECT_EQ(fence->GetCompletedValue(), 42u);
+
+    // Still a handle each: released by the application, both stay.
+    EXPECT_EQ(texture->Release(), 0u);
+    EXPECT_EQ(fence->Release(), 0u);
+    Sleep(300);
+    EXPECT_EQ(reg->lookup(textureEntry, info), npt::sharing::LookupError::Ok);
+    EXPECT_EQ(reg->lookup(fenceEntry, info), npt::sharing::LookupError::Ok);
+    EXPECT_TRUE(CloseHandle(textureHandle));
+    EXPECT_TRUE(CloseHandle(fenceHandle));
+    const ULONGLONG closed = GetTickCount64();
+    while ((reg->lookup(textureEntry, info) == npt::sharing::LookupError::Ok ||
+            reg->lookup(fenceEntry, info) == npt::sharing::LookupError::Ok) &&
+           GetTickCount64() - closed < kPatienceMs)
+      Sleep(20);
+    EXPECT_EQ(reg->lookup(textureEntry, info), npt::sharing::LookupError::NotShared);
+    EXPECT_EQ(reg->lookup(fenceEntry, info), npt::sharing::LookupError::NotShared);
+    std::printf("%s: the entries were freed %llu ms after the last handles were closed\n", mode.c_str(),
+                static_cast<unsigned long long>(GetTickCount64() - closed));
+  }
+  UnmapViewOfFile(board);
+  CloseHandle(boardMapping);
+}
+
+// FreeLibrary of our d3d11.dll while the runtime keeps a resource for an open NT handle
+// leaves the module loaded: its keeper thread runs on (the child ends normally).
+TEST_F(Sharing, FreeLibraryWhileAResourceIsKeptLeavesTheModuleLoaded) {
+  HANDLE child = startChild("unloader");
+  ASSERT_TRUE(child);
+  EXPECT_EQ(finishChild(child, 2 * kPatienceMs), 0u);
+}
+
+// OpenSharedResourceByName racing the close of the name's last handle answers as Windows
+// does: the texture (with its content), or "not found"; never another error, never an
+// entry that is gone. One thread shares a texture by name and closes its handle after a
+// random moment, round after round; three threads (devices of their own) open by name.
+TEST_F(Sharing, ANameLookupRacingTheLastCloseOpensOrFindsNothing) {
+  const std::wstring name = L"npt-sharing-test-race-" + std::to_wstring(GetCurrentProcessId());
+  std::atomic<int> round{-1};
+  std::atomic<bool> done{false};
+  std::atomic<int> opened{0}, notFound{0};
+  std::vector<std::string> failures;
+  std::mutex failuresMutex;
+  auto fail = [&](const std::string& why) {
+    std::lock_guard<std::mutex> lock(failuresMutex);
+    if (failures.size() < 8) failures.push_back(why);
+  };
+  std::vector<std::thread> openers;
+  for (int t = 0; t < 3; t++)
+    openers.emplace_back([&] {
+      Device own;
+      if (own.create() != S_OK) return fail("an opener's device");
+      std::mt19937 pause(GetCurrentThreadId());
+      while (!done) {
+        // Lookups in a tight loop would hold the object open most of the time (each holds
+        // a handle while it opens): the keepers' checks need quiet moments to see the end.
+        Sleep(pause() % 20);
+        const int seen = round;
+        ID3D11Texture2D* texture = nullptr;
+        const HRESULT hr = own.device->OpenSharedResourceByName(name.c_str(), DXGI_SHARED_RESOURCE_READ,
+                                                                __uuidof(ID3D11Texture2D), reinterpret_cast<void**>(&texture));
+        if (hr == kFileNotFound) {
+          notFound++;
+          continue;
+        }
+        if (hr != S_OK || !texture) {
+          char text[64];
+          std::snprintf(text, sizeof(text), "OpenSharedResourceByName: 0x%08lx", hr);
+          fail(text);
+          continue;
+        }
+        opened++;
+        // The round the name belonged to when it was found: the one seen before, or the
+        // next (its object is named a moment before `round` says so).
+        std::string why = checkTexture(own.device, own.context, texture, uint32_t(seen < 0 ? 0 : seen));
+        if (!why.empty()) why = checkTexture(own.device, own.context, texture, uint32_t(seen + 1));
+        if (!why.empty()) fail("an opened texture: " + why);
+        texture->Release();
+      }
+    });
+  std::mt19937 random(GetCurrentProcessId());
+  for (int r = 0; r < 12; r++) {
+    ID3D11Texture2D* texture = sharedTexture(D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 1, 1);
+    if (!texture) break;
+    fillTexture(d.context, texture, uint32_t(r));
+    IDXGIResource1* resource = nullptr;
+    EXPECT_EQ(texture->QueryInterface(__uuidof(IDXGIResource1), reinterpret_cast<void**>(&resource)), S_OK);
+    HANDLE handle = nullptr;
+    // The previous round's object may still be named until its keeper let go.
+    HRESULT hr = kNameAlreadyExists;
+    for (int i = 0; i < 1000 && hr == kNameAlreadyExists; i++) {
+      hr = resource->CreateSharedHandle(nullptr, GENERIC_ALL, name.c_str(), &handle);
+      if (hr == kNameAlreadyExists) Sleep(10);
+    }
+    EXPECT_EQ(hr, S_OK) << "round " << r;
+    if (hr != S_OK) {
+      resource->Release();
+      texture->Release();
+      break;
+    }
+    round = r;
+    resource->Release();
+    texture->Release();
+    Sleep(random() % 150);
+    EXPECT_TRUE(CloseHandle(handle));
+  }
+  Sleep(300);
+  done = true;
+  for (std::thread& t : openers) t.join();
+  for (const std::string& why : failures) ADD_FAILURE() << why;
+  EXPECT_GT(opened, 0);
+  std::printf("%d opens, %d not found\n", int(opened), int(notFound));
 }
 
 TEST_F(Sharing, FenceValuesAreReadLocally) {
