@@ -47,6 +47,33 @@ std::string driverPath() {
   return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "triton_umd.dll";
 }
 
+// TRITON_KERNEL_DLL (tests): a DLL that plays the kernel for this runtime's devices, as
+// dxgkrnl answers Microsoft's runtime (triton/kernel's fake kernel, for the samples through
+// TRITON_TRANSPORT=kernel): its export TritonFakeKernelCallbacks fills the kernel-thunk
+// callbacks (escape, allocate, deallocate, lock, unlock) every DDI device gets. Once per
+// process; S_OK without the variable, a failure when the DLL is missing or refuses.
+HRESULT installKernelNamedByEnvironment() {
+  static const HRESULT installed = [] {
+    const char* path = std::getenv("TRITON_KERNEL_DLL");
+    if (!path || !*path)
+      return S_OK;
+    HMODULE module = LoadLibraryA(path);
+    using Fill = HRESULT (*)(ddi::D3DDDI_DEVICECALLBACKS*);
+    auto fill = module ? reinterpret_cast<Fill>(reinterpret_cast<void*>(GetProcAddress(module, "TritonFakeKernelCallbacks")))
+                       : nullptr;
+    ddi::D3DDDI_DEVICECALLBACKS callbacks{};
+    const HRESULT hr = fill ? fill(&callbacks) : E_FAIL;
+    if (FAILED(hr)) {
+      std::fprintf(stderr, "triton-runtime: the kernel DLL %s cannot play the kernel (0x%08lx)\n", path,
+                   static_cast<unsigned long>(hr));
+      return hr;
+    }
+    harness::setKernelCallbackOverrides(&callbacks);
+    return S_OK;
+  }();
+  return installed;
+}
+
 bool pipelineLevel(D3D_FEATURE_LEVEL level, ddi::D3D11DDI_3DPIPELINELEVEL* out) {
   switch (level) {
     case D3D_FEATURE_LEVEL_10_0: *out = ddi::D3D11DDI_3DPIPELINELEVEL_10_0; return true;
@@ -154,7 +181,10 @@ HRESULT Device::create(const D3D_FEATURE_LEVEL* levels, UINT levelCount, Device*
     levelCount = 3;
   }
   auto device = std::unique_ptr<Device>(new Device);
-  HRESULT hr = harness::Driver::load(driverPath(), device->driver_);
+  HRESULT hr = installKernelNamedByEnvironment();
+  if (FAILED(hr))
+    return hr;
+  hr = harness::Driver::load(driverPath(), device->driver_);
   if (FAILED(hr)) {
     std::fprintf(stderr, "triton-runtime: cannot load the driver %s: 0x%08lx\n", driverPath().c_str(),
                  static_cast<unsigned long>(hr));
