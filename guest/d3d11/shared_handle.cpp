@@ -97,7 +97,10 @@ public:
       m_started = true;
       // The thread runs this module's code for as long as something is kept, which may
       // outlive the application's FreeLibrary of d3d11.dll: the module stays loaded until
-      // the process ends (as a DLL that keeps resources alive must).
+      // the process ends (as a DLL that keeps resources alive must). Under Wine the C
+      // runtime's thread start already holds a reference on the thread's module (the
+      // FreeLibrary test passes without the pin, a plain LoadLibrary/FreeLibrary unloads);
+      // the pin does not depend on how the C runtime starts threads.
       HMODULE pinned = nullptr;
       GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
                          reinterpret_cast<LPCWSTR>(&keeperRuns), &pinned);

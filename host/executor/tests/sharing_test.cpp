@@ -118,6 +118,35 @@ protected:
   std::unique_ptr<sharing::Registry> registry;
 };
 
+// A hostile guest asks for the shared handle of a 1D or 3D texture it created with
+// D3D11_RESOURCE_MISC_SHARED (our guest never does: its DXGI face shows them no shared
+// flags). The host refuses: the registry's desc and the section's layout describe 2D
+// textures and buffers only, and an opener would take the entry for a 2D texture.
+TEST_F(SharingTest, OneAndThreeDimensionalTexturesAreNeverShared) {
+  Context& c = creator;
+  const uint32_t before = registry->liveEntries();
+  const protocol::ObjectId volume = c.h.newId(), line = c.h.newId();
+  const D3D11_TEXTURE3D_DESC volumeDesc = {kSize, kSize, 4, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT,
+                                           D3D11_BIND_SHADER_RESOURCE, 0, D3D11_RESOURCE_MISC_SHARED};
+  const D3D11_TEXTURE1D_DESC lineDesc = {kSize, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT,
+                                         D3D11_BIND_SHADER_RESOURCE, 0, D3D11_RESOURCE_MISC_SHARED};
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateTexture3D(c.h.w(), c.device, &volumeDesc, 0, nullptr, volume));
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateTexture1D(c.h.w(), c.device, &lineDesc, 0, nullptr, line));
+  c.h.runOk();
+  for (const protocol::ObjectId texture : {volume, line}) {
+    ASSERT_TRUE(protocol::encode_IDXGIResource_GetSharedHandle(c.h.w(), texture));
+    c.h.runOk();
+    HRESULT hr = S_OK;
+    UINT64 handle = 1;
+    ASSERT_EQ(protocol::decodeReply_IDXGIResource_GetSharedHandle(c.h.replies().data(), c.h.replies().size(), &hr, &handle),
+              protocol::ErrorCode::Ok);
+    EXPECT_EQ(hr, E_INVALIDARG) << "texture " << texture;
+    EXPECT_EQ(handle, 0u);
+  }
+  EXPECT_EQ(registry->liveEntries(), before) << "an entry was registered";
+  EXPECT_FALSE(c.h.executor().isFatal()) << "a refusal, not a protocol violation";
+}
+
 TEST_F(SharingTest, AnOpenersWritesReachTheCreatorAtItsFlush) {
   const protocol::ObjectId texture = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
   creator.clear(creator.renderTarget(texture), 1, 0, 0);
@@ -336,6 +365,62 @@ float4 ps() : SV_Target { return float4(1, 0, 1, 1); }
   EXPECT_EQ(copies(drawnHandle), maskedBefore + 1);
   creator.afterBatch();
   EXPECT_EQ(creator.texel(drawn), rgba(1, 0, 1));
+}
+// A draw whose depth-stencil view can write neither depth nor stencil (the state turns
+// both off, or the view is read-only) does not write the shared depth texture behind it:
+// nothing is copied at the Flush. With depth writes (the default state) it does.
+TEST_F(SharingTest, ADepthStencilViewWithoutWritesIsNoWrite) {
+  const char* source = "float4 vs(uint id : SV_VertexID) : SV_Position {\n"
+                       "  float2 uv = float2((id << 1) & 2, id & 2);\n"
+                       "  return float4(uv * float2(2, -2) + float2(-1, 1), 0.5, 1);\n"
+                       "}\n";
+  Context& c = opener;
+  D3D11_TEXTURE2D_DESC desc = {kSize, kSize, 1, 1, DXGI_FORMAT_D24_UNORM_S8_UINT, {1, 0}, D3D11_USAGE_DEFAULT,
+                               D3D11_BIND_DEPTH_STENCIL, 0, D3D11_RESOURCE_MISC_SHARED};
+  const protocol::ObjectId texture = creator.h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateTexture2D(creator.h.w(), creator.device, &desc, 0, nullptr, texture));
+  creator.h.runOk();
+  const UINT64 handle = creator.sharedHandle(texture);
+  const protocol::ObjectId target = c.open(handle);
+  const std::vector<uint8_t> vsCode = compile(source, "vs", "vs_4_0");
+  ASSERT_FALSE(vsCode.empty());
+  const protocol::ObjectId vs = c.h.newId(), view = c.h.newId(), readOnly = c.h.newId(), off = c.h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateVertexShader(
+      c.h.w(), c.device, protocol::Payload::inlineBytes(vsCode.data(), uint32_t(vsCode.size())), 0, vs));
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDepthStencilView(c.h.w(), c.device, target, nullptr, view));
+  D3D11_DEPTH_STENCIL_VIEW_DESC readOnlyDesc = {};
+  readOnlyDesc.Format = DXGI_FORMAT_D24_UNORM_S8_UINT;
+  readOnlyDesc.ViewDimension = D3D11_DSV_DIMENSION_TEXTURE2D;
+  readOnlyDesc.Flags = D3D11_DSV_READ_ONLY_DEPTH | D3D11_DSV_READ_ONLY_STENCIL;
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDepthStencilView(c.h.w(), c.device, target, &readOnlyDesc, readOnly));
+  D3D11_DEPTH_STENCIL_DESC offDesc = {};
+  offDesc.DepthEnable = FALSE;
+  offDesc.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ALL;
+  offDesc.DepthFunc = D3D11_COMPARISON_LESS;
+  offDesc.StencilEnable = FALSE;
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDepthStencilState(c.h.w(), c.device, &offDesc, off));
+  const D3D11_VIEWPORT viewport = {0, 0, kSize, kSize, 0, 1};
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetPrimitiveTopology(c.h.w(), c.context,
+                                                                           D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_VSSetShader(c.h.w(), c.context, vs, nullptr, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_RSSetViewports(c.h.w(), c.context, 1, &viewport));
+  c.h.runOk();
+  auto drawAndFlush = [&](protocol::ObjectId dsv, protocol::ObjectId state) {
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_OMSetRenderTargets(c.h.w(), c.context, 0, nullptr, dsv));
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_OMSetDepthStencilState(c.h.w(), c.context, state, 0));
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Draw(c.h.w(), c.context, 3, 0));
+    c.h.runOk();
+    c.flush();
+  };
+  const uint64_t before = copies(handle);
+  drawAndFlush(view, off);
+  EXPECT_EQ(copies(handle), before) << "depth and stencil off";
+  drawAndFlush(readOnly, 0);
+  EXPECT_EQ(copies(handle), before) << "a read-only view";
+  drawAndFlush(view, 0);
+  EXPECT_EQ(copies(handle), before + 1) << "the default state writes depth";
+  EXPECT_FALSE(c.h.executor().isFatal());
+  EXPECT_FALSE(creator.h.executor().isFatal());
 }
 #endif
 
