@@ -4,6 +4,7 @@
 #include "sharing_cleanup.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 #include "neptune/transport/handshake.h"
@@ -28,6 +29,15 @@ std::mutex g_inheritance_mutex;
 
 void set_inheritable(HANDLE h, bool on) {
   SetHandleInformation(h, HANDLE_FLAG_INHERIT, on ? HANDLE_FLAG_INHERIT : 0);
+}
+
+// Test hook (NPT_TEST_WORKER_JOB_DELAY_MS): how long the parent waits between starting a
+// worker and putting it in the job, so that a test can end the server in that window.
+DWORD test_delay_before_job_ms() {
+  char text[16] = {};
+  if (!GetEnvironmentVariableA("NPT_TEST_WORKER_JOB_DELAY_MS", text, sizeof(text)))
+    return 0;
+  return DWORD(std::strtoul(text, nullptr, 10));
 }
 
 }
@@ -99,7 +109,7 @@ std::unique_ptr<ContextSupervisor> ContextSupervisor::start(const Setup& setup, 
     // Under Wine a process start fails now and then with ERROR_INTERNAL_ERROR (seen once in a
     // full test run, triton-sample-compositor): a transient failure must not cost the guest its device.
     for (int attempt = 0; attempt < 3; attempt++) {
-      created = CreateProcessA(nullptr, command.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED, nullptr, nullptr, &si, &pi);
+      created = CreateProcessA(nullptr, command.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &pi);
       if (created)
         break;
       Sleep(50);
@@ -116,11 +126,16 @@ std::unique_ptr<ContextSupervisor> ContextSupervisor::start(const Setup& setup, 
     s->m_setup.mapping = nullptr;
     return nullptr;
   }
-  // A job with kill-on-close ends the workers with the server, however it ends. Where
-  // that is unavailable the worker still ends once it sees the parent's handle signalled.
+  // A job with kill-on-close ends the workers with the server, however it ends (a worker
+  // that hangs included). The worker is not created suspended for it: a server that died
+  // before it resumed one (TerminateProcess during a guest's connect) left a suspended
+  // process behind for good under Wine, holding the output pipe it inherited. A worker
+  // not in the job yet ends by itself once it sees the parent's handle signalled
+  // (worker_process_win32.cpp), as where jobs are unavailable.
+  if (const DWORD delay_ms = test_delay_before_job_ms())
+    Sleep(delay_ms);
   if (setup.job)
     AssignProcessToJobObject(setup.job, pi.hProcess);
-  ResumeThread(pi.hThread);
   CloseHandle(pi.hThread);
   s->m_process = pi.hProcess;
   s->m_worker_pid = pi.dwProcessId;

@@ -41,6 +41,24 @@ private:
   const WorkerLaunch& m_launch;
 };
 
+// Exit status of a worker that ended because its server parent did.
+constexpr UINT kServerEndedExitCode = 5;
+
+// The worker ends with its server, whatever it is doing. ParentRelayLink sees the parent's
+// end only between commands (idle waits, guest_alive), and the server's job (kill on
+// close) does not hold a worker the server had not assigned yet when it died; a worker left
+// running keeps its guest's memory and, under a test runner, the output pipe it inherited.
+// This thread waits on the parent for the worker's whole life and ends the process: there
+// is nobody left to answer. The guest's departure (the quit event) is not its business: on
+// that normal order the worker finishes its command and ends itself.
+DWORD WINAPI end_with_parent(void* parent) {
+  if (WaitForSingleObject(static_cast<HANDLE>(parent), INFINITE) == WAIT_OBJECT_0) {
+    std::fflush(stderr);
+    TerminateProcess(GetCurrentProcess(), kServerEndedExitCode);
+  }
+  return 0;
+}
+
 const char* dispatch_name(DispatchMode mode) {
   switch (mode) {
     case DispatchMode::Null: return "null";
@@ -178,6 +196,9 @@ int worker_process_main(int argc, char** argv) {
     std::fprintf(stderr, "neptune-server --worker: %s\n", error.c_str());
     return 2;
   }
+  // First of all: a server that died while it started this worker is seen at once.
+  if (HANDLE watcher = CreateThread(nullptr, 0, end_with_parent, launch.parent, 0, nullptr))
+    CloseHandle(watcher);
   // The worker trusts nothing it reads back from the guest's memory: the geometry and
   // the limits come from the parent on the command line.
   if (npt_host_shared_memory_size(&launch.geometry) > launch.size) {
