@@ -80,10 +80,13 @@ TEST(DdiTableOrder, MemberCountsPerTable) {
       {"D3D11DDI_DEVICEFUNCS", 150},
       {"D3D11_1DDI_DEVICEFUNCS", 155},
       {"D3DWDDM1_3DDI_DEVICEFUNCS", 164},
+      {"D3DWDDM2_0DDI_DEVICEFUNCS", 168},
+      {"D3DWDDM2_1DDI_DEVICEFUNCS", 170},
       {"D3D10DDI_ADAPTERFUNCS", 3},
       {"D3D10_2DDI_ADAPTERFUNCS", 5},
       {"D3D10DDI_CORELAYER_DEVICECALLBACKS", 26},
       {"D3D11DDI_CORELAYER_DEVICECALLBACKS", 40},
+      {"D3DWDDM2_0DDI_CORELAYER_DEVICECALLBACKS", 42},
       {"D3DDDI_DEVICECALLBACKS", 65},
       {"D3DDDI_ADAPTERCALLBACKS", 3},
       {"DXGI_DDI_BASE_FUNCTIONS", 7},
@@ -122,6 +125,17 @@ TEST(DdiTableOrder, NewerDeviceTablesExtendTheOlderPrefix) {
   EXPECT_EQ(offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnUpdateTileMappings), sizeof(D3D11_1DDI_DEVICEFUNCS));
   EXPECT_EQ(offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnSetMarkerMode) + sizeof(void*), sizeof(D3DWDDM1_3DDI_DEVICEFUNCS));
   EXPECT_EQ(offsetof(D3D11DDI_CORELAYER_DEVICECALLBACKS, pfnStateHsSrvCb), sizeof(D3D10DDI_CORELAYER_DEVICECALLBACKS));
+  // WDDM 2.0 keeps the whole 1.3 table (twelve member types changed in place) and
+  // appends four; 2.1 keeps 2.0's and appends two; the 2.0 core-layer callbacks extend
+  // the D3D11 ones, which the driver reads through the D3D11 type.
+  EXPECT_EQ(offsetof(D3DWDDM2_0DDI_DEVICEFUNCS, pfnFlush), offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnFlush));
+  EXPECT_EQ(offsetof(D3DWDDM2_0DDI_DEVICEFUNCS, pfnCreateQuery), offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnCreateQuery));
+  EXPECT_EQ(offsetof(D3DWDDM2_0DDI_DEVICEFUNCS, pfnCreateUnorderedAccessView),
+            offsetof(D3DWDDM1_3DDI_DEVICEFUNCS, pfnCreateUnorderedAccessView));
+  EXPECT_EQ(offsetof(D3DWDDM2_0DDI_DEVICEFUNCS, pfnSetHardwareProtection), sizeof(D3DWDDM1_3DDI_DEVICEFUNCS));
+  EXPECT_EQ(offsetof(D3DWDDM2_1DDI_DEVICEFUNCS, pfnAcquireResource), sizeof(D3DWDDM2_0DDI_DEVICEFUNCS));
+  EXPECT_EQ(offsetof(D3DWDDM2_0DDI_CORELAYER_DEVICECALLBACKS, pfnCreateContextCb),
+            sizeof(D3D11DDI_CORELAYER_DEVICECALLBACKS));
   EXPECT_EQ(offsetof(DXGI1_3_DDI_BASE_FUNCTIONS, pfnBlt1), offsetof(DXGI1_2_DDI_BASE_FUNCTIONS, pfnBlt1));
   EXPECT_EQ(sizeof(DXGI1_1_DDI_BASE_FUNCTIONS), sizeof(DXGI_DDI_BASE_FUNCTIONS) + sizeof(void*));
   // DXGI 1.4 appends three members to the 1.3 table; 1.5 retypes OfferResources in place

@@ -244,9 +244,13 @@ TEST_F(DriverEntries, Wddm1_3ListedBehaviourHolds) {
     EXPECT_EQ(device.takeError(), E_INVALIDARG) << std::hex << misc;
   }
 
-  EXPECT_EQ(f.pfnSetMarkerMode(h, ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE, 0), S_OK);
-  EXPECT_EQ(f.pfnSetMarker(h), S_OK);
-  EXPECT_EQ(f.pfnSetMarkerMode(h, ddi::D3DWDDM1_3DDI_MARKER_TYPE_PROFILE, 0), E_NOTIMPL);
+  // Both return nothing (the WDK header's VOID): the refusal reaches the runtime through
+  // pfnSetErrorCb.
+  f.pfnSetMarkerMode(h, ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE, 0);
+  f.pfnSetMarker(h);
+  EXPECT_EQ(device.takeError(), S_OK);
+  f.pfnSetMarkerMode(h, ddi::D3DWDDM1_3DDI_MARKER_TYPE_PROFILE, 0);
+  EXPECT_EQ(device.takeError(), E_NOTIMPL);
   ddi::D3DWDDM1_3DDI_DEVICEFUNCS copy = f;
   f.pfnRelocateDeviceFuncs(h, &copy);
   EXPECT_EQ(device.takeError(), S_OK);

@@ -100,19 +100,20 @@ void TRITON_APIENTRY resizeTilePool(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D10DDI
   tiledResourcesUnsupported(hDevice, "ResizeTilePool");
 }
 
-HRESULT TRITON_APIENTRY setMarker(ddi::D3D10DDI_HDEVICE) {
+void TRITON_APIENTRY setMarker(ddi::D3D10DDI_HDEVICE) {
   // The marker mode is never PROFILE (refused below): no time stamp to take.
-  return S_OK;
 }
 
-HRESULT TRITON_APIENTRY setMarkerMode(ddi::D3D10DDI_HDEVICE, ddi::D3DWDDM1_3DDI_MARKER_TYPE type, UINT) {
+// Both return nothing (the WDK header's VOID; the reference pages say HRESULT): the
+// refusal goes through pfnSetErrorCb, where the runtime sees it.
+void TRITON_APIENTRY setMarkerMode(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3DWDDM1_3DDI_MARKER_TYPE type, UINT) {
   if (type == ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE)
-    return S_OK;
+    return;
   static std::atomic<bool> logged{false};
   if (!logged.exchange(true))
     TRITON_LOG(Warn, "SetMarkerMode: marker type %u not supported (GetCaps reports MARKER_TYPE_NONE; E_NOTIMPL)",
                unsigned(type));
-  return E_NOTIMPL;
+  deviceOf(hDevice)->setError(E_NOTIMPL);
 }
 
 }  // namespace entry

@@ -86,6 +86,9 @@ struct D3D11DDIARG_CREATERESOURCE {
   DXGI_DDI_PRIMARY_DESC* pPrimaryDesc;
   UINT ByteStride;
   D3D11_1DDI_VIDEO_DECODER_BUFFER_TYPE DecoderBufferType;
+  // WDDM 2.0 runtimes only (the header adds it from its minor 5): an older runtime's
+  // structure ends before it, so a driver reads it only on a WDDM 2.0+ device.
+  D3DWDDM2_0DDI_TEXTURE_LAYOUT TextureLayout;
 };
 
 struct D3D10DDIARG_OPENRESOURCE {
@@ -665,6 +668,108 @@ struct D3DWDDM1_3DDI_TILE_REGION_SIZE {
   UINT Width;
   UINT16 Height;
   UINT16 Depth;
+};
+
+// WDDM 2.0 ---------------------------------------------------------------------
+// The 11.1 rasterizer description with the conservative-rasterization mode.
+struct D3DWDDM2_0DDI_RASTERIZER_DESC {
+  D3D10_DDI_FILL_MODE FillMode;
+  D3D10_DDI_CULL_MODE CullMode;
+  BOOL FrontCounterClockwise;
+  INT DepthBias;
+  FLOAT DepthBiasClamp;
+  FLOAT SlopeScaledDepthBias;
+  BOOL DepthClipEnable;
+  BOOL ScissorEnable;
+  BOOL MultisampleEnable;
+  BOOL AntialiasedLineEnable;
+  UINT ForcedSampleCount;
+  D3DWDDM2_0DDI_CONSERVATIVE_RASTERIZATION_MODE ConservativeRasterizationMode;
+};
+
+// The WDDM 2.0 ("DESC1") view arguments: the 2D members gain the plane of a planar
+// format (header minor 5 named it PlaneIndex, minor 6 on PlaneSlice; same place). The
+// unions grow by that word; everything else is the 11.0 arguments'.
+struct D3DWDDM2_0DDIARG_TEX2D_SHADERRESOURCEVIEW {
+  UINT MostDetailedMip;
+  UINT FirstArraySlice;
+  UINT MipLevels;
+  UINT ArraySize;
+  UINT PlaneSlice;
+};
+
+struct D3DWDDM2_0DDIARG_CREATESHADERRESOURCEVIEW {
+  D3D10DDI_HRESOURCE hDrvResource;
+  DXGI_FORMAT Format;
+  D3D10DDIRESOURCE_TYPE ResourceDimension;
+  union {
+    D3D10DDIARG_BUFFER_SHADERRESOURCEVIEW Buffer;
+    D3D10DDIARG_TEX1D_SHADERRESOURCEVIEW Tex1D;
+    D3DWDDM2_0DDIARG_TEX2D_SHADERRESOURCEVIEW Tex2D;
+    D3D10DDIARG_TEX3D_SHADERRESOURCEVIEW Tex3D;
+    D3D10_1DDIARG_TEXCUBE_SHADERRESOURCEVIEW TexCube;
+    D3D11DDIARG_BUFFEREX_SHADERRESOURCEVIEW BufferEx;
+  };
+};
+
+struct D3DWDDM2_0DDIARG_TEX2D_RENDERTARGETVIEW {
+  UINT MipSlice;
+  UINT FirstArraySlice;
+  UINT ArraySize;
+  UINT PlaneSlice;
+};
+
+struct D3DWDDM2_0DDIARG_CREATERENDERTARGETVIEW {
+  D3D10DDI_HRESOURCE hDrvResource;
+  DXGI_FORMAT Format;
+  D3D10DDIRESOURCE_TYPE ResourceDimension;
+  union {
+    D3D10DDIARG_BUFFER_RENDERTARGETVIEW Buffer;
+    D3D10DDIARG_TEX1D_RENDERTARGETVIEW Tex1D;
+    D3DWDDM2_0DDIARG_TEX2D_RENDERTARGETVIEW Tex2D;
+    D3D10DDIARG_TEX3D_RENDERTARGETVIEW Tex3D;
+    D3D10DDIARG_TEXCUBE_RENDERTARGETVIEW TexCube;
+  };
+};
+
+struct D3DWDDM2_0DDIARG_TEX2D_UNORDEREDACCESSVIEW {
+  UINT MipSlice;
+  UINT FirstArraySlice;
+  UINT ArraySize;
+  UINT PlaneSlice;
+};
+
+struct D3DWDDM2_0DDIARG_CREATEUNORDEREDACCESSVIEW {
+  D3D10DDI_HRESOURCE hDrvResource;
+  DXGI_FORMAT Format;
+  D3D10DDIRESOURCE_TYPE ResourceDimension;
+  union {
+    D3D11DDIARG_BUFFER_UNORDEREDACCESSVIEW Buffer;
+    D3D11DDIARG_TEX1D_UNORDEREDACCESSVIEW Tex1D;
+    D3DWDDM2_0DDIARG_TEX2D_UNORDEREDACCESSVIEW Tex2D;
+    D3D11DDIARG_TEX3D_UNORDEREDACCESSVIEW Tex3D;
+  };
+};
+
+// A query on the engines ContextType names (D3DWDDM2_0DDI_CONTEXTTYPE_FLAG).
+struct D3DWDDM2_0DDIARG_CREATEQUERY {
+  D3D10DDI_QUERY Query;
+  UINT MiscFlags;
+  UINT ContextType;
+};
+
+// GetResourceLayout's answer per subresource (standard-swizzle and row-major layouts).
+struct D3DWDDM2_0DDI_SUBRESOURCE_PRESWIZZLE_OFFSETS {
+  UINT16 RowByteOffset;
+  UINT16 ColumnOffset;
+  UINT16 DepthOffset;
+};
+
+struct D3DWDDM2_0DDI_SUBRESOURCE_LAYOUT {
+  UINT64 BaseOffset;
+  D3DWDDM2_0DDI_SUBRESOURCE_PRESWIZZLE_OFFSETS PreswizzleOffsets;
+  UINT64 RowPitch;
+  UINT64 DepthPitch;
 };
 
 }  // namespace triton::ddi

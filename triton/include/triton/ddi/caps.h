@@ -79,4 +79,36 @@ struct D3DWDDM1_3DDI_D3D11_OPTIONS_DATA1 {
   UINT TiledResourcesSupportFlags;
 };
 
+// WDDM 2.0 GetCaps data (header minor 11 forms).
+
+// D3DWDDM2_0DDICAPS_D3D11_OPTIONS2
+struct D3DWDDM2_0DDI_D3D11_OPTIONS2_DATA {
+  D3DWDDM2_0DDI_CONSERVATIVE_RASTERIZATION_TIER ConservativeRasterizationTier;
+};
+
+// D3DWDDM2_0DDICAPS_MEMORY_ARCHITECTURE
+struct D3DWDDM2_0DDI_MEMORY_ARCHITECTURE_CAPS {
+  BOOL UMA;
+  BOOL CacheCoherent;
+};
+
+// D3DWDDM2_0DDICAPS_TEXTURE_LAYOUT (pInfo null): how many device-dependent layouts
+// and swizzle patterns the driver has, and whether it has the 64 KiB standard swizzle.
+struct D3DWDDM2_0DDI_TEXTURE_LAYOUT_CAPS {
+  UINT DeviceDependentLayoutCount;
+  UINT DeviceDependentSwizzleCount;
+  BOOL Supports64KStandardSwizzle;
+};
+
+// D3DWDDM2_0DDICAPS_D3D11_OPTIONS3
+struct D3DWDDM2_0DDI_D3D11_OPTIONS3_DATA {
+  BOOL VPAndRTArrayIndexFromAnyShaderFeedingRasterizer;
+};
+
+// D3DWDDM2_0DDICAPS_GPUVA_CAPS
+struct D3DWDDM2_0DDI_GPUVA_CAPS_DATA {
+  UINT MaxGPUVirtualAddressBitsPerResource;
+};
+
 }  // namespace triton::ddi
+

@@ -48,6 +48,7 @@ using ::UINT16;
 using ::UINT32;
 using ::UINT64;
 using ::UINT8;
+using ::WCHAR;
 using ::UINT_PTR;
 using ::DXGI_FORMAT;
 using ::DXGI_SAMPLE_DESC;
@@ -69,6 +70,7 @@ using UINT16 = std::uint16_t;
 using UINT32 = std::uint32_t;
 using UINT64 = std::uint64_t;
 using UINT8 = std::uint8_t;
+using WCHAR = char16_t;   // 16-bit on Windows
 using UINT_PTR = std::uintptr_t;
 
 struct LUID {

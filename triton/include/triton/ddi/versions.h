@@ -76,8 +76,16 @@ inline constexpr UINT D3D11_1_DDI_MINOR_VERSION = 15;      // D3D11.1 (Windows 8
 inline constexpr UINT D3D11_1_DDI_BUILD_VERSION = 0;
 inline constexpr UINT D3DWDDM1_3_DDI_MINOR_VERSION = 16;   // Windows 8.1
 inline constexpr UINT D3DWDDM1_3_DDI_BUILD_VERSION = 1;
-inline constexpr UINT D3DWDDM2_0_DDI_MINOR_VERSION = 17;   // Windows 10 (later headers: 32, builds 6..9)
-inline constexpr UINT D3DWDDM2_0_DDI_BUILD_VERSION = 5;
+// WDDM 2.0 (Windows 10). The header's minor 5 named interface minor 17, build 5 (a
+// 175-member table); from its minor 6 the interface is minor 32, the build rising with
+// the header (6, 7, 8, 9) as members were appended. Triton implements build 9's table.
+inline constexpr UINT D3DWDDM2_0_DDI_MINOR_VERSION_PREVIEW = 17;
+inline constexpr UINT D3DWDDM2_0_DDI_BUILD_VERSION_PREVIEW = 5;
+inline constexpr UINT D3DWDDM2_0_DDI_MINOR_VERSION = 32;
+inline constexpr UINT D3DWDDM2_0_DDI_BUILD_VERSION = 9;
+// WDDM 2.1 (Windows 10 1607): build 1 in header minor 10, 2 in minor 11.
+inline constexpr UINT D3DWDDM2_1_DDI_MINOR_VERSION = 34;
+inline constexpr UINT D3DWDDM2_1_DDI_BUILD_VERSION = 2;
 
 inline constexpr UINT D3D11_0_vista_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_0_vista_DDI_MINOR_VERSION);
 inline constexpr UINT D3D11_0_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_0_DDI_MINOR_VERSION);
@@ -85,16 +93,20 @@ inline constexpr UINT D3D11_0_7_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_D
 inline constexpr UINT D3D11_1_DDI_INTERFACE_VERSION_RC = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_1_DDI_MINOR_VERSION_RC);
 inline constexpr UINT D3D11_1_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3D11_1_DDI_MINOR_VERSION);
 inline constexpr UINT D3DWDDM1_3_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3DWDDM1_3_DDI_MINOR_VERSION);
+inline constexpr UINT D3DWDDM2_0_DDI_INTERFACE_VERSION_PREVIEW = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3DWDDM2_0_DDI_MINOR_VERSION_PREVIEW);
 inline constexpr UINT D3DWDDM2_0_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3DWDDM2_0_DDI_MINOR_VERSION);
+inline constexpr UINT D3DWDDM2_1_DDI_INTERFACE_VERSION = makeDdiInterface(D3D11_DDI_MAJOR_VERSION, D3DWDDM2_1_DDI_MINOR_VERSION);
 
 inline constexpr UINT64 D3D11_0_vista_DDI_SUPPORTED = makeDdiSupported(D3D11_0_vista_DDI_INTERFACE_VERSION, D3D11_0_vista_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_0_DDI_SUPPORTED = makeDdiSupported(D3D11_0_DDI_INTERFACE_VERSION, D3D11_0_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_0_7_DDI_SUPPORTED = makeDdiSupported(D3D11_0_7_DDI_INTERFACE_VERSION, D3D11_0_7_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3D11_1_DDI_SUPPORTED = makeDdiSupported(D3D11_1_DDI_INTERFACE_VERSION, D3D11_1_DDI_BUILD_VERSION);
 inline constexpr UINT64 D3DWDDM1_3_DDI_SUPPORTED = makeDdiSupported(D3DWDDM1_3_DDI_INTERFACE_VERSION, D3DWDDM1_3_DDI_BUILD_VERSION);
+inline constexpr UINT64 D3DWDDM2_0_DDI_SUPPORTED = makeDdiSupported(D3DWDDM2_0_DDI_INTERFACE_VERSION, D3DWDDM2_0_DDI_BUILD_VERSION);
+inline constexpr UINT64 D3DWDDM2_1_DDI_SUPPORTED = makeDdiSupported(D3DWDDM2_1_DDI_INTERFACE_VERSION, D3DWDDM2_1_DDI_BUILD_VERSION);
 
 // The device table an interface version selects (D3D10DDIARG_CREATEDEVICE union).
-enum class DeviceTableKind { None, D3D10_0, D3D10_1, D3D11_0, D3D11_1, WDDM1_3 };
+enum class DeviceTableKind { None, D3D10_0, D3D10_1, D3D11_0, D3D11_1, WDDM1_3, WDDM2_0, WDDM2_1 };
 
 constexpr DeviceTableKind deviceTableFor(UINT interfaceVersion) {
   switch (interfaceVersion) {
@@ -105,6 +117,8 @@ constexpr DeviceTableKind deviceTableFor(UINT interfaceVersion) {
     case D3D11_0_7_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D11_0;
     case D3D11_1_DDI_INTERFACE_VERSION: return DeviceTableKind::D3D11_1;
     case D3DWDDM1_3_DDI_INTERFACE_VERSION: return DeviceTableKind::WDDM1_3;
+    case D3DWDDM2_0_DDI_INTERFACE_VERSION: return DeviceTableKind::WDDM2_0;
+    case D3DWDDM2_1_DDI_INTERFACE_VERSION: return DeviceTableKind::WDDM2_1;
     default: return DeviceTableKind::None;
   }
 }
@@ -144,11 +158,23 @@ constexpr bool isDxgi1_3BaseFunctions(UINT interfaceVersion, UINT) {
   return interfaceVersion >= D3DWDDM1_3_DDI_INTERFACE_VERSION;
 }
 
+// IS_DXGI1_4_BASE_FUNCTIONS: WDDM 2.0 interfaces and later (the DXGI 1.4 table).
+constexpr bool isDxgi1_4BaseFunctions(UINT interfaceVersion, UINT) {
+  return interfaceVersion >= D3DWDDM2_0_DDI_INTERFACE_VERSION;
+}
+
+// IS_DXGI1_5_BASE_FUNCTIONS: WDDM 2.1 interfaces and later (the DXGI 1.5 table).
+constexpr bool isDxgi1_5BaseFunctions(UINT interfaceVersion, UINT) {
+  return interfaceVersion >= D3DWDDM2_1_DDI_INTERFACE_VERSION;
+}
+
 // The DXGI base-function table a (Interface, Version) pair selects, newest first as the
 // WDK's macros are tested.
-enum class DxgiTableKind { Dxgi1_0, Dxgi1_1, Dxgi1_2, Dxgi1_3 };
+enum class DxgiTableKind { Dxgi1_0, Dxgi1_1, Dxgi1_2, Dxgi1_3, Dxgi1_4, Dxgi1_5 };
 
 constexpr DxgiTableKind dxgiTableFor(UINT interfaceVersion, UINT version) {
+  if (isDxgi1_5BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_5;
+  if (isDxgi1_4BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_4;
   if (isDxgi1_3BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_3;
   if (isDxgi1_2BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_2;
   if (isDxgi1_1BaseFunctions(interfaceVersion, version)) return DxgiTableKind::Dxgi1_1;
