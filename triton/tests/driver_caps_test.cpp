@@ -37,6 +37,8 @@ TEST_F(DriverVersions, ListsTheD3D11InterfacesNewestFirst) {
   ComPtr<ID3D11Device1> device1;
   std::vector<UINT64> expected;
   if (SUCCEEDED(device.As(&device1))) {
+    expected.push_back(ddi::D3DWDDM2_1_DDI_SUPPORTED);
+    expected.push_back(ddi::D3DWDDM2_0_DDI_SUPPORTED);
     expected.push_back(ddi::D3DWDDM1_3_DDI_SUPPORTED);
     expected.push_back(ddi::D3D11_1_DDI_SUPPORTED);
   }
@@ -81,12 +83,28 @@ TEST_F(DriverVersions, EveryListedVersionCreatesACompleteDevice) {
     harness::Device device;
     ASSERT_EQ(device.create(adapter, interfaceVersion, runtimeVersionFor(supported), ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
               S_OK);
-    std::vector<const void*> entries = device.isWddm1_3() ? harness::tableEntries(device.funcsWddm1_3)
-                                       : device.is11_1()  ? harness::tableEntries(device.funcs11_1)
-                                                          : harness::tableEntries(device.funcs11);
-    EXPECT_EQ(entries.size(), device.isWddm1_3() ? 164u : device.is11_1() ? 155u : 150u);
+    std::vector<const void*> entries = device.isWddm2_1()   ? harness::tableEntries(device.funcsWddm2_1)
+                                       : device.isWddm2_0() ? harness::tableEntries(device.funcsWddm2_0)
+                                       : device.isWddm1_3() ? harness::tableEntries(device.funcsWddm1_3)
+                                       : device.is11_1()    ? harness::tableEntries(device.funcs11_1)
+                                                            : harness::tableEntries(device.funcs11);
+    EXPECT_EQ(entries.size(), device.isWddm2_1()   ? 170u
+                              : device.isWddm2_0() ? 168u
+                              : device.isWddm1_3() ? 164u
+                              : device.is11_1()    ? 155u
+                                                   : 150u);
     for (size_t i = 0; i < entries.size(); ++i)
       EXPECT_NE(entries[i], nullptr) << "device table slot " << i;
+    // WDDM 2.0 / 2.1: the DXGI 1.4 (21) / 1.5 (22) table but its two reserved members.
+    if (device.isWddm2_x()) {
+      const std::vector<const void*> dxgi = device.isWddm2_1() ? harness::tableEntries(device.dxgi1_5)
+                                                               : harness::tableEntries(device.dxgi1_4);
+      std::vector<bool> expected(device.isWddm2_1() ? 22 : 21, true);
+      expected[13] = expected[15] = false;   // pfnReserved1, pfnReserved2
+      EXPECT_EQ(filled(dxgi), expected);
+      EXPECT_EQ(filled(harness::tableEntries(device.dxgi1_3)), std::vector<bool>(18, false));
+      continue;
+    }
     // The DXGI table of the interface: 1.1 (8 members), the whole 1.2 table (15, the
     // four multiplane-overlay members included: IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS
     // holds for the 11.1 interface), or the 1.3 table (18) but its two reserved members.
@@ -133,12 +151,12 @@ TEST_F(DriverVersions, TheDxgiTableFollowsTheRuntimesLevel) {
 
 TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
   // D3D10, D3D10 on 9, the Vista platform update's D3D11.0 (build 0: the deprecated
-  // COMMANDLISTS semantics), 11.1's release candidate, WDDM 2.0 (its table is not
-  // declared: see triton/README.md) and an unknown minor.
+  // COMMANDLISTS semantics), 11.1's release candidate, WDDM 2.0's preview interface
+  // (minor 17: a 175-member table Triton does not implement) and an unknown minor.
   for (UINT interfaceVersion :
        {ddi::D3D10_0_DDI_INTERFACE_VERSION, ddi::D3D10_1_DDI_INTERFACE_VERSION, ddi::D3D10_1_7_DDI_INTERFACE_VERSION,
         ddi::D3D10on9_DDI_INTERFACE_VERSION, ddi::D3D11_0_vista_DDI_INTERFACE_VERSION,
-        ddi::D3D11_1_DDI_INTERFACE_VERSION_RC, ddi::D3DWDDM2_0_DDI_INTERFACE_VERSION, ddi::makeDdiInterface(11, 200)}) {
+        ddi::D3D11_1_DDI_INTERFACE_VERSION_RC, ddi::D3DWDDM2_0_DDI_INTERFACE_VERSION_PREVIEW, ddi::makeDdiInterface(11, 200)}) {
     SCOPED_TRACE(interfaceVersion);
     const UINT version = harness::runtimeVersion(5, ddi::DXGI_OFFER_RECLAIM);
     const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{interfaceVersion, version, 0};
@@ -161,6 +179,21 @@ TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
                                                         harness::runtimeVersion(build, ddi::DXGI_OFFER_RECLAIM), 0};
       EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, build >= 1) << build;
     }
+  // WDDM 2.0 is listed at build 9: builds 6-8 of interface minor 32 pass shorter tables
+  // (167 members) and are refused; WDDM 2.1 is listed at build 2.
+  if (!adapter.supportedVersions().empty() &&
+      adapter.supportedVersions().front() >> 32 == ddi::D3DWDDM2_1_DDI_INTERFACE_VERSION) {
+    for (UINT build : {6u, 8u, 9u, 10u}) {
+      const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{ddi::D3DWDDM2_0_DDI_INTERFACE_VERSION,
+                                                        harness::runtimeVersion(build, ddi::DXGI_OFFER_RECLAIM), 0};
+      EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, build >= 9) << build;
+    }
+    for (UINT build : {1u, 2u}) {
+      const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{ddi::D3DWDDM2_1_DDI_INTERFACE_VERSION,
+                                                        harness::runtimeVersion(build, ddi::DXGI_OFFER_RECLAIM), 0};
+      EXPECT_EQ(adapter.funcs.pfnCalcPrivateDeviceSize(adapter.handle, &args) != 0, build >= 2) << build;
+    }
+  }
 }
 
 TEST_F(DriverVersions, PipelineLevelsFollowTheTarget) {
@@ -279,12 +312,44 @@ TEST_F(DriverCaps, Wddm1_3ReportsNoTiledResourcesAndNoMarkers) {
   EXPECT_EQ(adapter.getCaps(ddi::D3DWDDM1_3DDICAPS_MARKER, &marker, 2), E_INVALIDARG);
 }
 
+// WDDM 2.0: conservative rasterization, texture layouts and GPU virtual addresses are
+// reported absent (what ddi_wddm2_0.cpp refuses); the memory is not the guest's.
+TEST_F(DriverCaps, Wddm2_0ReportsItsAbsences) {
+  ddi::D3DWDDM2_0DDI_D3D11_OPTIONS2_DATA options2{ddi::D3DWDDM2_0DDI_CONSERVATIVE_RASTERIZATION_TIER_3};
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM2_0DDICAPS_D3D11_OPTIONS2, &options2, sizeof(options2)), S_OK);
+  EXPECT_EQ(options2.ConservativeRasterizationTier, ddi::D3DWDDM2_0DDI_CONSERVATIVE_RASTERIZATION_NOT_SUPPORTED);
+  ddi::D3DWDDM2_0DDI_MEMORY_ARCHITECTURE_CAPS memory{TRUE, TRUE};
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM2_0DDICAPS_MEMORY_ARCHITECTURE, &memory, sizeof(memory)), S_OK);
+  EXPECT_EQ(memory.UMA, FALSE);
+  EXPECT_EQ(memory.CacheCoherent, FALSE);
+  ddi::D3DWDDM2_0DDI_TEXTURE_LAYOUT_CAPS layouts{7, 7, TRUE};
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM2_0DDICAPS_TEXTURE_LAYOUT, &layouts, sizeof(layouts)), S_OK);
+  EXPECT_EQ(layouts.DeviceDependentLayoutCount, 0u);
+  EXPECT_EQ(layouts.DeviceDependentSwizzleCount, 0u);
+  EXPECT_EQ(layouts.Supports64KStandardSwizzle, FALSE);
+  ddi::D3DWDDM2_0DDI_D3D11_OPTIONS3_DATA options3{TRUE};
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM2_0DDICAPS_D3D11_OPTIONS3, &options3, sizeof(options3)), S_OK);
+  EXPECT_EQ(options3.VPAndRTArrayIndexFromAnyShaderFeedingRasterizer, FALSE);
+  ddi::D3DWDDM2_0DDI_GPUVA_CAPS_DATA gpuva{64};
+  ASSERT_EQ(adapter.getCaps(ddi::D3DWDDM2_0DDICAPS_GPUVA_CAPS, &gpuva, sizeof(gpuva)), S_OK);
+  EXPECT_EQ(gpuva.MaxGPUVirtualAddressBitsPerResource, 0u);
+  // No swizzle pattern or layout to index: both indexed types are refused.
+  UINT index = 0;
+  UINT bytes[64] = {};
+  ddi::D3D10_2DDIARG_GETCAPS indexed{ddi::D3DWDDM2_0DDICAPS_SWIZZLE_PATTERN, &index, bytes, sizeof(bytes)};
+  EXPECT_EQ(adapter.funcs.pfnGetCaps(adapter.handle, &indexed), E_INVALIDARG);
+  indexed.Type = ddi::D3DWDDM2_0DDICAPS_TEXTURE_LAYOUT1;
+  EXPECT_EQ(adapter.funcs.pfnGetCaps(adapter.handle, &indexed), E_INVALIDARG);
+  // A short buffer is refused like the older types'.
+  EXPECT_EQ(adapter.getCaps(ddi::D3DWDDM2_0DDICAPS_TEXTURE_LAYOUT, &layouts, 8), E_INVALIDARG);
+}
+
 TEST_F(DriverCaps, RefusesUnknownTypesAndShortBuffers) {
   UINT data[4] = {};
   EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(127), data, sizeof(data)), E_INVALIDARG);
-  // The WDDM 2.0 types (after the two WDDM 1.3 ones): Triton lists no WDDM 2.0 interface.
-  EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(ddi::D3DWDDM1_3DDICAPS_MARKER + 1), data, sizeof(data)),
-            E_INVALIDARG);
+  // Values between the header's types (133, 135, 144, 151) and past the last (154).
+  for (UINT gap : {133u, 135u, 144u, 151u, 155u})
+    EXPECT_EQ(adapter.getCaps(ddi::D3D10_2DDICAPS_TYPE(gap), data, sizeof(data)), E_INVALIDARG) << gap;
   EXPECT_EQ(adapter.getCaps(ddi::D3D11_1DDICAPS_SHADER_MIN_PRECISION_SUPPORT, data, 4), E_INVALIDARG);
   EXPECT_EQ(adapter.getCaps(ddi::D3D11DDICAPS_THREADING, nullptr, 4), E_INVALIDARG);
 }
@@ -354,13 +419,16 @@ TEST_P(DriverDevice, FormatSupportFromTheTarget) {
 TEST_P(DriverDevice, MultisampleQualityLevelsFromTheTarget) {
   for (UINT samples : {1u, 2u, 4u, 8u}) {
     UINT viaDriver = 0xdeadbeef, direct = 0;
-    if (device.isWddm1_3()) {
-      // The 1.3 member carries the 11.2 API's flags: none is CheckMultisampleQualityLevels,
-      // TILED_RESOURCE asks for tiled render targets, which cannot exist without a tier.
-      device.funcsWddm1_3.pfnCheckMultisampleQualityLevels(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples, 0,
-                                                           &viaDriver);
+    if (device.isWddm1_3() || device.isWddm2_x()) {
+      // The 1.3 member (kept by 2.0 and 2.1) carries the 11.2 API's flags: none is
+      // CheckMultisampleQualityLevels, TILED_RESOURCE asks for tiled render targets,
+      // which cannot exist without a tier.
+      const ddi::PFND3DWDDM1_3DDI_CHECKMULTISAMPLEQUALITYLEVELS check =
+          device.isWddm2_x() ? device.funcsWddm2_0.pfnCheckMultisampleQualityLevels
+                             : device.funcsWddm1_3.pfnCheckMultisampleQualityLevels;
+      check(device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples, 0, &viaDriver);
       UINT tiled = 0xdeadbeef;
-      device.funcsWddm1_3.pfnCheckMultisampleQualityLevels(
+      check(
           device.handle(), DXGI_FORMAT_R8G8B8A8_UNORM, samples,
           ddi::D3DWDDM1_3DDI_CHECK_MULTISAMPLE_QUALITY_LEVELS_TILED_RESOURCE, &tiled);
       EXPECT_EQ(tiled, 0u) << samples << " samples";
@@ -503,7 +571,9 @@ TEST_P(DriverDevice, UnimplementedEntriesReportENotImpl) {
   TRITON_DDI(device, pfnPsSetShaderWithIfaces)(h, ddi::D3D10DDI_HSHADER{}, 0, nullptr, nullptr);
   EXPECT_EQ(device.takeError(), S_OK) << "without class instances it is SetShader";
   ddi::DXGI_DDI_ARG_PRESENT present{};
-  auto presentFn = device.isWddm1_3() ? device.dxgi1_3.pfnPresent
+  auto presentFn = device.isWddm2_1()   ? device.dxgi1_5.pfnPresent
+                   : device.isWddm2_0() ? device.dxgi1_4.pfnPresent
+                   : device.isWddm1_3() ? device.dxgi1_3.pfnPresent
                    : device.is11_1()  ? device.dxgi1_2.pfnPresent
                                       : device.dxgi1_1.pfnPresent;
   EXPECT_EQ(presentFn(&present), E_INVALIDARG) << "no device, no surface (driver_dxgi_test presents)";
@@ -536,7 +606,9 @@ TEST_P(DriverDevice, DriverCommandListsRunOnTheImmediateContext) {
   harness::DeferredContext deferred;
   ASSERT_EQ(deferred.create(device), S_OK);
   ASSERT_TRUE(deferred.handle().pDrvPrivate);
-  for (const void* entry : device.isWddm1_3() ? harness::tableEntries(deferred.funcsWddm1_3)
+  for (const void* entry : device.isWddm2_1()   ? harness::tableEntries(deferred.funcsWddm2_1)
+                           : device.isWddm2_0() ? harness::tableEntries(deferred.funcsWddm2_0)
+                           : device.isWddm1_3() ? harness::tableEntries(deferred.funcsWddm1_3)
                            : deferred.is11_1()  ? harness::tableEntries(deferred.funcs11_1)
                                                 : harness::tableEntries(deferred.funcs11))
     EXPECT_NE(entry, nullptr) << "a deferred context's table is complete";
@@ -587,7 +659,8 @@ TEST_P(DriverDevice, DriverCommandListsRunOnTheImmediateContext) {
   device.destroyResource(target);
 }
 
-INSTANTIATE_TEST_SUITE_P(Triton, DriverDevice, ::testing::Values(&kD3D11_0, &kD3D11_0_7, &kD3D11_1, &kWddm1_3),
+INSTANTIATE_TEST_SUITE_P(Triton, DriverDevice,
+                         ::testing::Values(&kD3D11_0, &kD3D11_0_7, &kD3D11_1, &kWddm1_3, &kWddm2_0),
                          [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
                            return std::string(info.param->name);
                          });

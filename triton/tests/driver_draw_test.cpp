@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include <cstring>
 
 #include "driver_test_support.h"
@@ -178,6 +181,16 @@ TEST_P(DriverDraw, TriangleMatchesDirectD3D11) {
   const std::vector<uint8_t> direct = drawDirect(*c.scene, vsContainer, psContainer);
   ASSERT_EQ(viaTriton.size(), direct.size());
   EXPECT_TRUE(viaTriton == direct) << "pixels differ from the direct D3D11 rendering";
+  // The WDDM 2.x tables (their retyped view, query, rasterizer and flush members) draw
+  // exactly what the WDDM 1.3 table drew for the same scene (drawCases runs 1.3 first).
+  static std::map<std::string, std::vector<uint8_t>> viaWddm1_3;
+  const std::string scene = std::string(c.scene->name) + (c.dropEntries ? "_EntriesDropped" : "");
+  if (c.version == &kWddm1_3)
+    viaWddm1_3[scene] = viaTriton;
+  if (c.version == &kWddm2_0 || c.version == &kWddm2_1) {
+    ASSERT_EQ(viaWddm1_3.count(scene), 1u) << "the WDDM 1.3 case runs first";
+    EXPECT_TRUE(viaTriton == viaWddm1_3[scene]) << "pixels differ from the WDDM 1.3 table's";
+  }
 
   // Not a trivially equal pair: the corner keeps the clear color, the centre is drawn.
   const UINT bpp = c.scene->bytesPerPixel;
@@ -209,7 +222,7 @@ TEST_P(DriverDraw, TriangleMatchesDirectD3D11) {
 
 std::vector<DrawCase> drawCases() {
   std::vector<DrawCase> cases;
-  for (const InterfaceVersion* v : {&kD3D11_0, &kD3D11_1})
+  for (const InterfaceVersion* v : {&kD3D11_0, &kD3D11_1, &kWddm1_3, &kWddm2_0, &kWddm2_1})
     for (const Scene& s : kScenes)
       for (bool drop : {false, true})
         cases.push_back({v, &s, drop});

@@ -447,7 +447,7 @@ TEST_P(DriverPipeline, StreamOutputCapturesGeometryShaderOutput) {
   EXPECT_EQ(device.errorCount(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Triton, DriverPipeline, ::testing::Values(&kD3D11_0, &kD3D11_1),
+INSTANTIATE_TEST_SUITE_P(Triton, DriverPipeline, ::testing::Values(&kD3D11_0, &kD3D11_1, &kWddm2_0),
                          [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
                            return std::string(info.param->name);
                          });

@@ -55,6 +55,13 @@ inline const InterfaceVersion kD3D11_1{"D3D11_1", ddi::D3D11_1_DDI_INTERFACE_VER
 inline const InterfaceVersion kWddm1_3{"WDDM1_3", ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION,
                                        harness::runtimeVersion(ddi::D3DWDDM1_3_DDI_BUILD_VERSION,
                                                                ddi::DXGI_OFFER_RECLAIM)};
+// WDDM 2.0 and 2.1 (Windows 10): their DXGI 1.4 / 1.5 tables come with the interface.
+inline const InterfaceVersion kWddm2_0{"WDDM2_0", ddi::D3DWDDM2_0_DDI_INTERFACE_VERSION,
+                                       harness::runtimeVersion(ddi::D3DWDDM2_0_DDI_BUILD_VERSION,
+                                                               ddi::DXGI_OFFER_RECLAIM)};
+inline const InterfaceVersion kWddm2_1{"WDDM2_1", ddi::D3DWDDM2_1_DDI_INTERFACE_VERSION,
+                                       harness::runtimeVersion(ddi::D3DWDDM2_1_DDI_BUILD_VERSION,
+                                                               ddi::DXGI_OFFER_RECLAIM)};
 
 // Loads the driver and opens its adapter once per test.
 class DriverTest : public ::testing::Test {

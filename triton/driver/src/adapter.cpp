@@ -66,7 +66,7 @@ bool featureLevelForPipelineLevel(UINT level, D3D_FEATURE_LEVEL* out) {
 
 namespace {
 
-constexpr UINT kMaxSupportedVersions = 4;
+constexpr UINT kMaxSupportedVersions = 6;
 
 // Interface versions Triton implements, newest first, if the target allows them.
 UINT supportedVersions(Adapter& adapter, UINT64* out) {
@@ -75,8 +75,12 @@ UINT supportedVersions(Adapter& adapter, UINT64* out) {
     return 0;
   UINT count = 0;
   // WDDM 1.3 is the 11.1 table plus tiled resources and markers, both reported absent
-  // through GetCaps (ddi_wddm1_3.cpp): it needs what 11.1 needs.
+  // through GetCaps (ddi_wddm1_3.cpp); WDDM 2.0 and 2.1 are the 1.3 table with their
+  // additions translated or reported absent the same way (ddi_wddm2_0.cpp): all need
+  // what 11.1 needs.
   if (!target || target->device1()) {
+    out[count++] = ddi::D3DWDDM2_1_DDI_SUPPORTED;
+    out[count++] = ddi::D3DWDDM2_0_DDI_SUPPORTED;
     out[count++] = ddi::D3DWDDM1_3_DDI_SUPPORTED;
     out[count++] = ddi::D3D11_1_DDI_SUPPORTED;
   }
@@ -139,7 +143,7 @@ HRESULT TRITON_APIENTRY createDevice(ddi::D3D10DDI_HADAPTER hAdapter, ddi::D3D10
   if (FAILED(hr))
     return hr;
   const ddi::DeviceTableKind table = ddi::deviceTableFor(args->Interface);
-  if ((table == ddi::DeviceTableKind::D3D11_1 || table == ddi::DeviceTableKind::WDDM1_3) &&
+  if (table != ddi::DeviceTableKind::D3D11_0 &&
       (!target->device1() || !target->context1()))
     return E_INVALIDARG;
   if (!fillDeviceTables(*args))

@@ -1,6 +1,7 @@
 // GetCaps: every D3D10_2DDICAPS_TYPE up to D3D11.1, answered from the target device's
-// own feature data (the probe device of the adapter), and the two WDDM 1.3 types, which
-// report tiled resources and profile markers absent.
+// own feature data (the probe device of the adapter), the two WDDM 1.3 types, which
+// report tiled resources and profile markers absent, and the WDDM 2.0 types, which
+// report conservative rasterization, texture layouts and GPU virtual addresses absent.
 
 #include <cstring>
 
@@ -103,6 +104,38 @@ HRESULT TRITON_APIENTRY getCaps(ddi::D3D10DDI_HADAPTER hAdapter, const ddi::D3D1
     case ddi::D3DWDDM1_3DDICAPS_MARKER: {
       // No profile markers (SetMarkerMode refuses PROFILE).
       const ddi::D3DWDDM1_3DDI_MARKER_TYPE data = ddi::D3DWDDM1_3DDI_MARKER_TYPE_NONE;
+      return answer(*args, data);
+    }
+    // WDDM 2.0 (ddi_wddm2_0.cpp says what each absence stands for).
+    case ddi::D3DWDDM2_0DDICAPS_D3D11_OPTIONS2: {
+      // No conservative rasterization: CreateRasterizerState refuses it.
+      const ddi::D3DWDDM2_0DDI_D3D11_OPTIONS2_DATA data{ddi::D3DWDDM2_0DDI_CONSERVATIVE_RASTERIZATION_NOT_SUPPORTED};
+      return answer(*args, data);
+    }
+    case ddi::D3DWDDM2_0DDICAPS_MEMORY_ARCHITECTURE: {
+      // The target's memory is the host's, behind a copy: not the guest's, not coherent with it.
+      const ddi::D3DWDDM2_0DDI_MEMORY_ARCHITECTURE_CAPS data{FALSE, FALSE};
+      return answer(*args, data);
+    }
+    case ddi::D3DWDDM2_0DDICAPS_TEXTURE_LAYOUT: {
+      // No device-dependent layout or swizzle, no 64 KiB standard swizzle: resources are
+      // opaque (CreateResource refuses other layouts, GetResourceLayout answers E_NOTIMPL).
+      const ddi::D3DWDDM2_0DDI_TEXTURE_LAYOUT_CAPS data{0, 0, FALSE};
+      return answer(*args, data);
+    }
+    case ddi::D3DWDDM2_0DDICAPS_SWIZZLE_PATTERN:
+    case ddi::D3DWDDM2_0DDICAPS_TEXTURE_LAYOUT1:
+      // Indexed by a device-dependent swizzle or layout; there are none (TEXTURE_LAYOUT).
+      return E_INVALIDARG;
+    case ddi::D3DWDDM2_0DDICAPS_D3D11_OPTIONS3: {
+      // Viewport/render-target array index from any stage feeding the rasterizer (the
+      // API's D3D11_FEATURE_D3D11_OPTIONS3): not claimed; shaders using it are not tested here.
+      const ddi::D3DWDDM2_0DDI_D3D11_OPTIONS3_DATA data{FALSE};
+      return answer(*args, data);
+    }
+    case ddi::D3DWDDM2_0DDICAPS_GPUVA_CAPS: {
+      // Triton maps nothing into a GPU virtual address space of its own.
+      const ddi::D3DWDDM2_0DDI_GPUVA_CAPS_DATA data{0};
       return answer(*args, data);
     }
     default:

@@ -30,9 +30,10 @@ public:
   ID3D11DeviceContext1* context1() const { return context1_.Get(); }
   bool isDeferred() const { return !target_; }
   ddi::D3D10DDI_HRTDEVICE runtimeDevice() const { return runtimeDevice_; }
-  // 11.1 or the WDDM 1.3 table built on it.
+  // 11.1 or one of the WDDM 1.3 / 2.x tables built on it.
   bool isD3D11_1() const {
-    return tableKind_ == ddi::DeviceTableKind::D3D11_1 || tableKind_ == ddi::DeviceTableKind::WDDM1_3;
+    return tableKind_ == ddi::DeviceTableKind::D3D11_1 || tableKind_ == ddi::DeviceTableKind::WDDM1_3 ||
+           tableKind_ == ddi::DeviceTableKind::WDDM2_0 || tableKind_ == ddi::DeviceTableKind::WDDM2_1;
   }
   ddi::DeviceTableKind tableKind() const { return tableKind_; }
 

@@ -6,6 +6,7 @@
 
 #include "default_state_filter.h"
 #include "device.h"
+#include "dxgi_tables.h"
 #include "entries.h"
 
 namespace triton::driver {
@@ -203,6 +204,46 @@ void fill(ddi::D3DWDDM1_3DDI_DEVICEFUNCS& t) {
   t.pfnSetMarkerMode = setMarkerMode;
 }
 
+// The WDDM 2.0 table is the 1.3 table with twelve members retyped in place and four
+// appended (tables.h): the 1.3 entries fill the shared prefix, the 2.0 ones
+// (ddi_wddm2_0.cpp) the retyped and appended members.
+void fill(ddi::D3DWDDM2_0DDI_DEVICEFUNCS& t) {
+  static_assert(offsetof(ddi::D3DWDDM2_0DDI_DEVICEFUNCS, pfnSetHardwareProtection) ==
+                sizeof(ddi::D3DWDDM1_3DDI_DEVICEFUNCS));
+  ddi::D3DWDDM1_3DDI_DEVICEFUNCS prefix{};
+  fill(prefix);
+  std::memcpy(&t, &prefix, sizeof(prefix));
+  t.pfnFlush = flushWddm2_0;
+  t.pfnRelocateDeviceFuncs = relocateDeviceFuncsWddm2_0;
+  t.pfnCreateResource = createResourceWddm2_0;
+  t.pfnCalcPrivateShaderResourceViewSize = calcPrivateShaderResourceViewSizeWddm2_0;
+  t.pfnCreateShaderResourceView = createShaderResourceViewWddm2_0;
+  t.pfnCalcPrivateRenderTargetViewSize = calcPrivateRenderTargetViewSizeWddm2_0;
+  t.pfnCreateRenderTargetView = createRenderTargetViewWddm2_0;
+  t.pfnCalcPrivateRasterizerStateSize = calcPrivateRasterizerStateSizeWddm2_0;
+  t.pfnCreateRasterizerState = createRasterizerStateWddm2_0;
+  t.pfnCalcPrivateQuerySize = calcPrivateQuerySizeWddm2_0;
+  t.pfnCreateQuery = createQueryWddm2_0;
+  t.pfnCalcPrivateUnorderedAccessViewSize = calcPrivateUnorderedAccessViewSizeWddm2_0;
+  t.pfnCreateUnorderedAccessView = createUnorderedAccessViewWddm2_0;
+  t.pfnSetHardwareProtection = setHardwareProtection;
+  t.pfnGetResourceLayout = getResourceLayout;
+  t.pfnRetrieveShaderComment = retrieveShaderComment;
+  t.pfnSetHardwareProtectionState = setHardwareProtectionState;
+}
+
+// WDDM 2.1: the 2.0 table with its own RelocateDeviceFuncs and two members appended.
+void fill(ddi::D3DWDDM2_1DDI_DEVICEFUNCS& t) {
+  static_assert(offsetof(ddi::D3DWDDM2_1DDI_DEVICEFUNCS, pfnAcquireResource) ==
+                sizeof(ddi::D3DWDDM2_0DDI_DEVICEFUNCS));
+  ddi::D3DWDDM2_0DDI_DEVICEFUNCS prefix{};
+  fill(prefix);
+  std::memcpy(&t, &prefix, sizeof(prefix));
+  t.pfnRelocateDeviceFuncs = relocateDeviceFuncsWddm2_1;
+  t.pfnAcquireResource = acquireResource;
+  t.pfnReleaseResource = releaseResource;
+}
+
 template <class DxgiTable>
 void fillDxgiBase(DxgiTable& t) {
   t.pfnPresent = dxgiPresent;
@@ -219,7 +260,11 @@ void fillDxgiBase(DxgiTable& t) {
 void fillDeferredContextTable(ddi::DeviceTableKind kind, const ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT& args) {
   // A deferred context takes the device's entries: each one works on whichever
   // context its handle names.
-  if (kind == ddi::DeviceTableKind::WDDM1_3)
+  if (kind == ddi::DeviceTableKind::WDDM2_1)
+    fill(*args.pWDDM2_1ContextFuncs);
+  else if (kind == ddi::DeviceTableKind::WDDM2_0)
+    fill(*args.pWDDM2_0ContextFuncs);
+  else if (kind == ddi::DeviceTableKind::WDDM1_3)
     fill(*args.pWDDM1_3ContextFuncs);
   else if (kind == ddi::DeviceTableKind::D3D11_1)
     fill(*args.p11_1ContextFuncs);
@@ -243,6 +288,16 @@ bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
       if (!args.pWDDM1_3DeviceFuncs)
         return false;
       fill(*args.pWDDM1_3DeviceFuncs);
+      break;
+    case ddi::DeviceTableKind::WDDM2_0:
+      if (!args.pWDDM2_0DeviceFuncs)
+        return false;
+      fill(*args.pWDDM2_0DeviceFuncs);
+      break;
+    case ddi::DeviceTableKind::WDDM2_1:
+      if (!args.pWDDM2_1DeviceFuncs)
+        return false;
+      fill(*args.pWDDM2_1DeviceFuncs);
       break;
     default:
       return false;
@@ -293,6 +348,15 @@ bool fillDeviceTables(ddi::D3D10DDIARG_CREATEDEVICE& args) {
         t->pfnPresent1 = dxgiPresent1;
         t->pfnCheckPresentDurationSupport = dxgiCheckPresentDurationSupport;
       }
+      break;
+    // The WDDM 2.x DXGI tables are filled by dxgi_tables.cpp.
+    case ddi::DxgiTableKind::Dxgi1_4:
+      if (ddi::DXGI1_4_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions5)
+        fillDxgi1_4Functions(*t);
+      break;
+    case ddi::DxgiTableKind::Dxgi1_5:
+      if (ddi::DXGI1_5_DDI_BASE_FUNCTIONS* t = args.DXGIBaseDDI.pDXGIDDIBaseFunctions6)
+        fillDxgi1_5Functions(*t);
       break;
   }
   return true;

@@ -1,10 +1,52 @@
 #include "entry_status.h"
 
+#include <cstring>
+
 namespace triton::driver {
 namespace {
 
+constexpr const char* kWddm2 = "D3DWDDM2_";   // the WDDM 2.0 and 2.1 device tables
+
 constexpr EntryNote kNotes[] = {
-    // Device tables (D3D11.0, D3D11.1 and WDDM 1.3)
+    // WDDM 2.0 and 2.1 device tables (ddi_wddm2_0.cpp): members whose 2.0 arguments add
+    // what GetCaps reports absent, before the general notes of the same members.
+    {"pfnCreateShaderResourceView", EntryStatus::Partial,
+     "a plane slice other than 0 (the second plane of a planar format; the API form, ID3D11Device3's "
+     "CreateShaderResourceView1, is not translated): E_NOTIMPL",
+     kWddm2},
+    {"pfnCreateRenderTargetView", EntryStatus::Partial, "a plane slice other than 0, as pfnCreateShaderResourceView",
+     kWddm2},
+    {"pfnCreateUnorderedAccessView", EntryStatus::Partial,
+     "a plane slice other than 0, as pfnCreateShaderResourceView", kWddm2},
+    {"pfnCreateRasterizerState", EntryStatus::Partial,
+     "conservative rasterization on: GetCaps (D3D11_OPTIONS2) reports no tier; E_NOTIMPL rather than a state "
+     "without it",
+     kWddm2},
+    {"pfnCreateResource", EntryStatus::Partial,
+     "a TextureLayout other than UNDEFINED (GetCaps TEXTURE_LAYOUT: no standard swizzle, no device-dependent "
+     "layout) and HW_PROTECTED/CONTAINS_HW_PROTECTED resources (no content protection) are refused with "
+     "E_INVALIDARG, as TILED in WDDM 1.3: created plain they would lose their meaning",
+     kWddm2},
+    {"pfnSetHardwareProtection", EntryStatus::Unsupported,
+     "hardware content protection: Triton offers no video device or protected resource (CreateResource refuses "
+     "HW_PROTECTED); E_NOTIMPL",
+     kWddm2},
+    {"pfnSetHardwareProtectionState", EntryStatus::Partial,
+     "enabling protection (E_NOTIMPL, as pfnSetHardwareProtection); disabling it is what the device already is",
+     kWddm2},
+    {"pfnGetResourceLayout", EntryStatus::Unsupported,
+     "resource layouts are the target's and opaque (GetCaps TEXTURE_LAYOUT reports none, CreateResource refuses "
+     "other layouts): answers UNDEFINED, no allocation, zeroed subresources, and E_NOTIMPL",
+     kWddm2},
+    {"pfnRetrieveShaderComment", EntryStatus::NothingToDo,
+     "Triton's driver compiles no shader itself (the target does): the comment is empty (S_OK, one NUL)", kWddm2},
+    {"pfnAcquireResource", EntryStatus::NothingToDo,
+     "acquiring a shared resource needs nothing of the target: the previous owner's release submitted its work; "
+     "ordering between devices is the sharing layer's (issue 10)",
+     kWddm2},
+    {"pfnReleaseResource", EntryStatus::Translated,
+     "submits this device's work (the target context's Flush), as ResolveSharedResource", kWddm2},
+    // Device tables (D3D11.0, D3D11.1, WDDM 1.3 and 2.x)
     {"pfnCreateSampler", EntryStatus::Partial,
      "D3D10's TEXT_1BIT filter (reached through D3D10 on the D3D11 DDI): the API has no such filter and no "
      "R1_UNORM texture it filters; emulating it would mean rewriting every sample instruction that uses the sampler"},
@@ -65,6 +107,14 @@ constexpr EntryNote kNotes[] = {
 }  // namespace
 
 std::span<const EntryNote> entryNotes() { return kNotes; }
+
+const EntryNote* entryNoteFor(const char* table, const char* member) {
+  for (const EntryNote& note : kNotes)
+    if (std::strcmp(note.member, member) == 0 &&
+        (!note.tables || std::strncmp(table, note.tables, std::strlen(note.tables)) == 0))
+      return &note;
+  return nullptr;
+}
 
 const char* entryStatusName(EntryStatus status) {
   switch (status) {

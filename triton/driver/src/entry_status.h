@@ -21,7 +21,13 @@ struct EntryNote {
   const char* member;   // the table member, e.g. "pfnOpenResource"
   EntryStatus status;
   const char* reason;
+  // The tables the note is about: those whose name starts with this (null: every table
+  // with the member). A table-specific note comes before the general one it overrides.
+  const char* tables = nullptr;
 };
+
+// The note of `member` in `table` (null: none, a plain translation).
+const EntryNote* entryNoteFor(const char* table, const char* member);
 
 std::span<const EntryNote> entryNotes();
 const char* entryStatusName(EntryStatus status);

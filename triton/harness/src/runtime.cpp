@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "dxbc/dxbc.h"
+#include "wddm2_0.h"
 
 namespace triton::harness {
 namespace {
@@ -19,12 +20,27 @@ void copyWddm1_3Prefix(const ddi::D3DWDDM1_3DDI_DEVICEFUNCS& from, ddi::D3D11_1D
   to.pfnCheckMultisampleQualityLevels = nullptr;
 }
 
+// The 2.0 prefix of a WDDM 2.1 table, for the 2.0 adapters; RelocateDeviceFuncs, which
+// 2.1 retypes, stays null there.
+void copyWddm2_1Prefix(const ddi::D3DWDDM2_1DDI_DEVICEFUNCS& from, ddi::D3DWDDM2_0DDI_DEVICEFUNCS& to) {
+  static_assert(offsetof(ddi::D3DWDDM2_1DDI_DEVICEFUNCS, pfnAcquireResource) == sizeof(ddi::D3DWDDM2_0DDI_DEVICEFUNCS));
+  std::memcpy(&to, &from, sizeof(to));
+  to.pfnRelocateDeviceFuncs = nullptr;
+}
+
 // The runtime's callbacks the driver may call. Triton submits nothing to a kernel
 // driver, so every kernel-thunk and DXGI callback is a recorded "unexpected call".
 // They all take (HANDLE, one pointer-sized or 32-bit argument), so one function fits
 // every slot on x86 (stdcall cleanup of two arguments) and x86_64.
 LONG unexpectedCallbacks = 0;
 HRESULT TRITON_CALLBACK unexpectedKernelCallback(HANDLE, void*) {
+  InterlockedIncrement(&unexpectedCallbacks);
+  return E_NOTIMPL;
+}
+
+// The WDDM 2.0 engine-context callbacks: Triton submits nothing of its own either.
+template <class Args>
+HRESULT TRITON_CALLBACK unexpectedContextCallback(ddi::D3D10DDI_HRTCORELAYER, Args*) {
   InterlockedIncrement(&unexpectedCallbacks);
   return E_NOTIMPL;
 }
@@ -42,6 +58,38 @@ HRESULT TRITON_CALLBACK presentCallback(HANDLE hDevice, ddi::DXGIDDICB_PRESENT* 
 // A test's own kernel side (setKernelCallbackOverrides).
 std::mutex overrideMutex;
 ddi::D3DDDI_DEVICECALLBACKS kernelOverrides{};
+
+// The adapter's software key (setAdapterRegistryString), read by pfnQueryAdapterInfoCb2.
+std::mutex registryMutex;
+std::map<std::wstring, std::wstring> adapterRegistry;
+
+// pfnQueryAdapterInfoCb2 as the runtime answers it: registry queries of REG_SZ values in
+// the adapter key; any other query is not the harness's (unexpected).
+HRESULT TRITON_CALLBACK queryAdapterInfo2(HANDLE hAdapter, ddi::D3DDDICB_QUERYADAPTERINFO2* a) {
+  if (!hAdapter || !a || !a->pPrivateDriverData || a->QueryType != ddi::D3DDDI_QUERYADAPTERTYPE_QUERYREGISTRY ||
+      a->PrivateDriverDataSize < sizeof(ddi::D3DDDI_QUERYREGISTRY_INFO))
+    return unexpectedKernelCallback(hAdapter, a);
+  auto* info = static_cast<ddi::D3DDDI_QUERYREGISTRY_INFO*>(a->pPrivateDriverData);
+  if (info->QueryType != ddi::D3DDDI_QUERYREGISTRY_ADAPTERKEY || info->ValueType != REG_SZ)
+    return E_INVALIDARG;
+  const std::wstring name(info->ValueName, wcsnlen(info->ValueName, ddi::D3DDDI_QUERYREGISTRY_MAX_PATH));
+  std::lock_guard<std::mutex> lock(registryMutex);
+  const auto found = adapterRegistry.find(name);
+  if (found == adapterRegistry.end()) {
+    info->Status = ddi::D3DDDI_QUERYREGISTRY_STATUS_FAIL;
+    return S_OK;
+  }
+  const UINT bytes = UINT((found->second.size() + 1) * sizeof(wchar_t));
+  const UINT room = a->PrivateDriverDataSize - UINT(offsetof(ddi::D3DDDI_QUERYREGISTRY_INFO, OutputString));
+  info->OutputValueSize = bytes;
+  if (bytes > room) {
+    info->Status = ddi::D3DDDI_QUERYREGISTRY_STATUS_BUFFER_OVERFLOW;
+    return S_OK;
+  }
+  std::memcpy(info->OutputString, found->second.c_str(), bytes);
+  info->Status = ddi::D3DDDI_QUERYREGISTRY_STATUS_SUCCESS;
+  return S_OK;
+}
 
 // The kernel side of shared resources (runtime.h).
 std::mutex kernelMutex;
@@ -182,6 +230,14 @@ void setKernelCallbackOverrides(const ddi::D3DDDI_DEVICECALLBACKS* overrides) {
   kernelOverrides = overrides ? *overrides : ddi::D3DDDI_DEVICECALLBACKS{};
 }
 
+void setAdapterRegistryString(const std::wstring& name, const std::wstring& value) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  if (value.empty())
+    adapterRegistry.erase(name);
+  else
+    adapterRegistry[name] = value;
+}
+
 bool kernelResourceOf(const Resource& resource, KernelResource* out) {
   std::lock_guard<std::mutex> lock(kernelMutex);
   for (const auto& [handle, r] : kernelResources)
@@ -226,6 +282,7 @@ Adapter::~Adapter() {
 
 HRESULT Adapter::open(Driver& driver) {
   fillWith(callbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
+  callbacks_.pfnQueryAdapterInfoCb2 = queryAdapterInfo2;
   ddi::D3D10DDIARG_OPENADAPTER args{};
   args.hRTAdapter.handle = this;
   args.Interface = ddi::D3D11_1_DDI_INTERFACE_VERSION;
@@ -297,6 +354,8 @@ Device::~Device() { destroy(); }
 void Device::destroy() {
   if (handle_.pDrvPrivate) {
     TRITON_DDI(*this, pfnDestroyDevice)(handle_);
+    if (isWddm2_x())
+      forgetWddm2_0Table(handle_);
     handle_.pDrvPrivate = nullptr;
   }
 }
@@ -328,6 +387,10 @@ void Device::fillCallbacks() {
   TRITON_NOOP(pfnStateCsSrvCb); TRITON_NOOP(pfnStateCsUavCb); TRITON_NOOP(pfnStateCsShaderCb);
   TRITON_NOOP(pfnStateCsSamplerCb); TRITON_NOOP(pfnStateCsConstBufCb);
 #undef TRITON_NOOP
+  static_assert(offsetof(ddi::D3DWDDM2_0DDI_CORELAYER_DEVICECALLBACKS, pfnCreateContextCb) == sizeof(Core));
+  std::memcpy(&coreCallbacksWddm2_0_, &coreCallbacks_, sizeof(Core));
+  coreCallbacksWddm2_0_.pfnCreateContextCb = unexpectedContextCallback<ddi::D3DWDDM2_0DDICB_CREATECONTEXT>;
+  coreCallbacksWddm2_0_.pfnCreateContextVirtualCb = unexpectedContextCallback<ddi::D3DWDDM2_0DDICB_CREATECONTEXTVIRTUAL>;
   fillWith(kernelCallbacks_, reinterpret_cast<const void*>(&unexpectedKernelCallback));
   kernelCallbacks_.pfnAllocateCb = allocateCallback;
   kernelCallbacks_.pfnDeallocateCb = deallocateCallback;
@@ -360,13 +423,21 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
   std::memset(&dxgi1_2, 0, sizeof(dxgi1_2));
   std::memset(&funcsWddm1_3, 0, sizeof(funcsWddm1_3));
   std::memset(&dxgi1_3, 0, sizeof(dxgi1_3));
+  std::memset(&funcsWddm2_0, 0, sizeof(funcsWddm2_0));
+  std::memset(&funcsWddm2_1, 0, sizeof(funcsWddm2_1));
+  std::memset(&dxgi1_4, 0, sizeof(dxgi1_4));
+  std::memset(&dxgi1_5, 0, sizeof(dxgi1_5));
 
   ddi::D3D10DDIARG_CREATEDEVICE args{};
   args.hRTDevice.handle = this;
   args.Interface = interfaceVersion;
   args.Version = version;
   args.pKTCallbacks = &kernelCallbacks_;
-  if (isWddm1_3())
+  if (isWddm2_1())
+    args.pWDDM2_1DeviceFuncs = &funcsWddm2_1;
+  else if (isWddm2_0())
+    args.pWDDM2_0DeviceFuncs = &funcsWddm2_0;
+  else if (isWddm1_3())
     args.pWDDM1_3DeviceFuncs = &funcsWddm1_3;
   else if (is11_1())
     args.p11_1DeviceFuncs = &funcs11_1;
@@ -380,15 +451,24 @@ HRESULT Device::create(Adapter& adapter, UINT interfaceVersion, UINT version, dd
     case ddi::DxgiTableKind::Dxgi1_1: args.DXGIBaseDDI.pDXGIDDIBaseFunctions2 = &dxgi1_1; break;
     case ddi::DxgiTableKind::Dxgi1_2: args.DXGIBaseDDI.pDXGIDDIBaseFunctions3 = &dxgi1_2; break;
     case ddi::DxgiTableKind::Dxgi1_3: args.DXGIBaseDDI.pDXGIDDIBaseFunctions4 = &dxgi1_3; break;
+    case ddi::DxgiTableKind::Dxgi1_4: args.DXGIBaseDDI.pDXGIDDIBaseFunctions5 = &dxgi1_4; break;
+    case ddi::DxgiTableKind::Dxgi1_5: args.DXGIBaseDDI.pDXGIDDIBaseFunctions6 = &dxgi1_5; break;
   }
   args.hRTCoreLayer.handle = this;
-  args.p11UMCallbacks = &coreCallbacks_;
+  if (isWddm2_x())
+    args.pWDDM2_0UMCallbacks = &coreCallbacksWddm2_0_;
+  else
+    args.p11UMCallbacks = &coreCallbacks_;
   args.Flags = flags;
   const HRESULT hr = adapter.funcs.pfnCreateDevice(adapter.handle, &args);
   if (SUCCEEDED(hr))
     handle_ = args.hDrvDevice;
   if (SUCCEEDED(hr) && isWddm1_3())
     copyWddm1_3Prefix(funcsWddm1_3, funcs11_1);
+  if (SUCCEEDED(hr) && isWddm2_1())
+    copyWddm2_1Prefix(funcsWddm2_1, funcsWddm2_0);
+  if (SUCCEEDED(hr) && isWddm2_x())
+    adoptWddm2_0Table(handle_, funcsWddm2_0, funcs11_1);
   return hr;
 }
 
@@ -842,6 +922,8 @@ HRESULT DeferredContext::create(Device& device) {
   destroy();
   is11_1_ = device.is11_1();
   isWddm1_3_ = device.isWddm1_3();
+  isWddm2_0_ = device.isWddm2_0();
+  isWddm2_1_ = device.isWddm2_1();
   callbacks_ = device.coreCallbacks_;
   callbacks_.pfnSetErrorCb = [](ddi::D3D10DDI_HRTCORELAYER layer, HRESULT hr) {
     static_cast<DeferredContext*>(layer.handle)->errors_.push_back(hr);
@@ -852,7 +934,11 @@ HRESULT DeferredContext::create(Device& device) {
     return E_OUTOFMEMORY;
   memory_.reset(new uint64_t[words(size)]());
   ddi::D3D11DDIARG_CREATEDEFERREDCONTEXT args{};
-  if (isWddm1_3_)
+  if (isWddm2_1_)
+    args.pWDDM2_1ContextFuncs = &funcsWddm2_1;
+  else if (isWddm2_0_)
+    args.pWDDM2_0ContextFuncs = &funcsWddm2_0;
+  else if (isWddm1_3_)
     args.pWDDM1_3ContextFuncs = &funcsWddm1_3;
   else if (is11_1_)
     args.p11_1ContextFuncs = &funcs11_1;
@@ -867,6 +953,10 @@ HRESULT DeferredContext::create(Device& device) {
     handle_ = args.hDrvContext;
   if (SUCCEEDED(hr) && isWddm1_3_)
     copyWddm1_3Prefix(funcsWddm1_3, funcs11_1);
+  if (SUCCEEDED(hr) && isWddm2_1_)
+    copyWddm2_1Prefix(funcsWddm2_1, funcsWddm2_0);
+  if (SUCCEEDED(hr) && (isWddm2_0_ || isWddm2_1_))
+    adoptWddm2_0Table(handle_, funcsWddm2_0, funcs11_1);
   return hr;
 }
 
@@ -874,6 +964,8 @@ void DeferredContext::destroy() {
   if (handle_.pDrvPrivate) {
     // A deferred context is destroyed through its own table's DestroyDevice.
     TRITON_DDI(*this, pfnDestroyDevice)(handle_);
+    if (isWddm2_0_ || isWddm2_1_)
+      forgetWddm2_0Table(handle_);
     handle_.pDrvPrivate = nullptr;
   }
 }

@@ -113,6 +113,12 @@ size_t kernelResourceCount();
 // on; null restores the harness's own. Calls to them are not "unexpected".
 void setKernelCallbackOverrides(const ddi::D3DDDI_DEVICECALLBACKS* overrides);
 
+// The adapter's software key (the INF's HKR values), as the runtime's pfnQueryAdapterInfoCb2
+// registry query reads it (D3DDDI_QUERYREGISTRY_ADAPTERKEY, REG_SZ): value `name` becomes
+// `value` for every query from now on; an empty value removes it (the query then answers
+// D3DDDI_QUERYREGISTRY_STATUS_FAIL, as for a value the key does not hold).
+void setAdapterRegistryString(const std::wstring& name, const std::wstring& value);
+
 class DeferredContext;
 
 class Device {
@@ -122,9 +128,14 @@ public:
   HRESULT create(Adapter& adapter, UINT interfaceVersion, UINT version, ddi::D3D11DDI_3DPIPELINELEVEL level);
   void destroy();
 
-  // A WDDM 1.3 device is an 11.1 device too: its table starts with the 11.1 table.
-  bool is11_1() const { return interfaceVersion_ == ddi::D3D11_1_DDI_INTERFACE_VERSION || isWddm1_3(); }
+  // WDDM 1.3 and 2.0 devices are 11.1 devices too: their tables start with the 11.1 table.
+  bool is11_1() const {
+    return interfaceVersion_ == ddi::D3D11_1_DDI_INTERFACE_VERSION || isWddm1_3() || isWddm2_x();
+  }
   bool isWddm1_3() const { return interfaceVersion_ == ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION; }
+  bool isWddm2_0() const { return interfaceVersion_ == ddi::D3DWDDM2_0_DDI_INTERFACE_VERSION; }
+  bool isWddm2_1() const { return interfaceVersion_ == ddi::D3DWDDM2_1_DDI_INTERFACE_VERSION; }
+  bool isWddm2_x() const { return isWddm2_0() || isWddm2_1(); }
   ddi::D3D10DDI_HDEVICE handle() const { return handle_; }
   ddi::D3D11DDI_DEVICEFUNCS funcs11{};
   // For a WDDM 1.3 device: funcsWddm1_3 is the table the driver filled, funcs11_1 a copy
@@ -133,11 +144,22 @@ public:
   // funcsWddm1_3).
   ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
   ddi::D3DWDDM1_3DDI_DEVICEFUNCS funcsWddm1_3{};
+  // For a WDDM 2.0 device: funcsWddm2_0 is the table the driver filled; funcs11_1 its
+  // 11.1 prefix with the twelve retyped members adapted as the runtime calls them for
+  // the API (plane 0, every engine, no conservative rasterization: harness/src/wddm2_0.cpp),
+  // except pfnRelocateDeviceFuncs and pfnCheckMultisampleQualityLevels (null there).
+  // For a WDDM 2.1 device: funcsWddm2_1 is the table the driver filled, funcsWddm2_0 a
+  // copy of its 2.0 prefix (pfnRelocateDeviceFuncs null: its type differs) and funcs11_1
+  // as for 2.0.
+  ddi::D3DWDDM2_0DDI_DEVICEFUNCS funcsWddm2_0{};
+  ddi::D3DWDDM2_1DDI_DEVICEFUNCS funcsWddm2_1{};
   // The DXGI table the (interface, version) pair selects; the others stay zero.
   ddi::DXGI_DDI_BASE_FUNCTIONS dxgi1_0{};
   ddi::DXGI1_1_DDI_BASE_FUNCTIONS dxgi1_1{};
   ddi::DXGI1_2_DDI_BASE_FUNCTIONS dxgi1_2{};
   ddi::DXGI1_3_DDI_BASE_FUNCTIONS dxgi1_3{};
+  ddi::DXGI1_4_DDI_BASE_FUNCTIONS dxgi1_4{};
+  ddi::DXGI1_5_DDI_BASE_FUNCTIONS dxgi1_5{};
 
   // pfnSetErrorCb calls since the last take (S_OK if none).
   HRESULT takeError();
@@ -209,6 +231,9 @@ private:
   std::unique_ptr<uint64_t[]> deviceMemory_;
   ddi::D3D10DDI_HDEVICE handle_{};
   ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS coreCallbacks_{};
+  // What a WDDM 2.0 runtime passes: the D3D11 callbacks and the two engine-context
+  // creation callbacks (Triton creates no context: calls to them are unexpected).
+  ddi::D3DWDDM2_0DDI_CORELAYER_DEVICECALLBACKS coreCallbacksWddm2_0_{};
   ddi::D3DDDI_DEVICECALLBACKS kernelCallbacks_{};
   ddi::DXGI_DDI_BASE_CALLBACKS dxgiCallbacks_{};
   std::vector<HRESULT> errors_;
@@ -229,10 +254,14 @@ public:
   ddi::D3D11DDI_DEVICEFUNCS funcs11{};
   ddi::D3D11_1DDI_DEVICEFUNCS funcs11_1{};
   ddi::D3DWDDM1_3DDI_DEVICEFUNCS funcsWddm1_3{};   // as Device's
+  ddi::D3DWDDM2_0DDI_DEVICEFUNCS funcsWddm2_0{};   // as Device's
+  ddi::D3DWDDM2_1DDI_DEVICEFUNCS funcsWddm2_1{};   // as Device's
 
 private:
   bool is11_1_ = false;
   bool isWddm1_3_ = false;
+  bool isWddm2_0_ = false;
+  bool isWddm2_1_ = false;
   std::unique_ptr<uint64_t[]> memory_;
   ddi::D3D10DDI_HDEVICE handle_{};
   ddi::D3D11DDI_CORELAYER_DEVICECALLBACKS callbacks_{};
