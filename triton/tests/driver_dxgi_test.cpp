@@ -1,6 +1,9 @@
-// The DXGI DDI through the harness (the runtime) onto Wine's d3d11 (the target):
-// Present (and DXGI 1.3's Present1) for blt-model and flip-model swapchains, Blt/Blt1 that copy, stretch,
-// convert and rotate, RotateResourceIdentities, gamma caps and display modes.
+// The DXGI DDI through the harness (the runtime) onto Wine's d3d11 (the target), for
+// every DXGI table Triton fills (1.1 on the Windows 7 D3D11.0 interface, 1.2 on 11.1, 1.3
+// on WDDM 1.3, 1.4 on WDDM 2.0, 1.5 on WDDM 2.1):
+// Present (and DXGI 1.3's Present1) for blt-model and flip-model swapchains, Blt/Blt1 that copy, resolve,
+// stretch, convert and rotate, RotateResourceIdentities, gamma caps, residency, priorities,
+// offer/reclaim, and WDDM 2.x's trim and reclaim results.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +13,11 @@
 
 namespace triton::test {
 namespace {
+
+using ddi::DXGI1_2_DDI_BASE_FUNCTIONS;
+using ddi::DXGI1_3_DDI_BASE_FUNCTIONS;
+using ddi::DXGI1_4_DDI_BASE_FUNCTIONS;
+using ddi::DXGI1_5_DDI_BASE_FUNCTIONS;
 
 struct Rgba {
   uint8_t r, g, b, a;
@@ -21,11 +29,38 @@ void PrintTo(const Rgba& c, std::ostream* os) {
 
 constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255}, kWhite{255, 255, 255, 255};
 
-// A member of the DXGI table the device's interface gets (the 1.1, 1.2 or 1.3 table: the
+// A member of the DXGI table the device's interface gets (the 1.1 .. 1.5 table: the
 // members they share have one type).
-#define TRITON_DXGI(device, member)                                                    \
-  ((device).isWddm1_3() ? (device).dxgi1_3.member                                      \
-                        : (device).is11_1() ? (device).dxgi1_2.member : (device).dxgi1_1.member)
+#define TRITON_DXGI(device, member)                                                                        \
+  ((device).isWddm2_1()   ? (device).dxgi1_5.member                                                        \
+   : (device).isWddm2_0() ? (device).dxgi1_4.member                                                        \
+   : (device).isWddm1_3() ? (device).dxgi1_3.member                                                        \
+   : (device).is11_1()    ? (device).dxgi1_2.member                                                        \
+                          : (device).dxgi1_1.member)
+
+// Members from DXGI 1.2 on (Blt1, ReclaimResources) and 1.3 on (Present1): null before.
+template <class Member>
+Member fromDxgi1_2(const harness::Device& d, Member DXGI1_2_DDI_BASE_FUNCTIONS::*m1_2,
+                   Member DXGI1_3_DDI_BASE_FUNCTIONS::*m1_3, Member DXGI1_4_DDI_BASE_FUNCTIONS::*m1_4,
+                   Member DXGI1_5_DDI_BASE_FUNCTIONS::*m1_5) {
+  if (d.isWddm2_1())
+    return d.dxgi1_5.*m1_5;
+  if (d.isWddm2_0())
+    return d.dxgi1_4.*m1_4;
+  if (d.isWddm1_3())
+    return d.dxgi1_3.*m1_3;
+  return d.is11_1() && m1_2 ? d.dxgi1_2.*m1_2 : nullptr;
+}
+#define TRITON_DXGI1_2(device, member)                                                                      \
+  fromDxgi1_2(device, &DXGI1_2_DDI_BASE_FUNCTIONS::member, &DXGI1_3_DDI_BASE_FUNCTIONS::member,            \
+              &DXGI1_4_DDI_BASE_FUNCTIONS::member, &DXGI1_5_DDI_BASE_FUNCTIONS::member)
+// Members from DXGI 1.4 on (WDDM 2.x devices).
+#define TRITON_DXGI2(device, member) ((device).isWddm2_1() ? (device).dxgi1_5.member : (device).dxgi1_4.member)
+ddi::PFNDXGIDDI_PRESENT1 present1Of(const harness::Device& d) {
+  return fromDxgi1_2<ddi::PFNDXGIDDI_PRESENT1>(d, nullptr, &DXGI1_3_DDI_BASE_FUNCTIONS::pfnPresent1,
+                                               &DXGI1_4_DDI_BASE_FUNCTIONS::pfnPresent1,
+                                               &DXGI1_5_DDI_BASE_FUNCTIONS::pfnPresent1);
+}
 
 class DriverDxgi : public DriverTest, public ::testing::WithParamInterface<const InterfaceVersion*> {
 protected:
@@ -127,7 +162,7 @@ TEST_P(DriverDxgi, BltCopiesStretchesAndConverts) {
 TEST_P(DriverDxgi, Blt1TakesASourceRectangleAndRotates) {
   if (!device.is11_1())
     GTEST_SKIP() << "Blt1 is a DXGI 1.2 member";
-  const ddi::PFNDXGIDDI_BLT1 blt1 = device.isWddm1_3() ? device.dxgi1_3.pfnBlt1 : device.dxgi1_2.pfnBlt1;
+  const ddi::PFNDXGIDDI_BLT1 blt1 = TRITON_DXGI1_2(device, pfnBlt1);
   harness::Resource source = quadrants(4, D3D11_BIND_SHADER_RESOURCE);
   harness::Resource rotated = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
   harness::Resource corner = target(2, 2, DXGI_FORMAT_R8G8B8A8_UNORM);
@@ -154,15 +189,55 @@ TEST_P(DriverDxgi, Blt1TakesASourceRectangleAndRotates) {
   EXPECT_EQ(device.errorCount(), 0u);
 }
 
-// A drawn blit needs a source the pipeline can sample: without SHADER_RESOURCE it is
-// refused (E_NOTIMPL, listed as partial), nothing is drawn.
-TEST_P(DriverDxgi, DrawnBltNeedsASampledSource) {
-  harness::Resource source = quadrants(4, D3D11_BIND_RENDER_TARGET);
+// A drawn blit reaches sources and destinations the draw cannot bind as they are through
+// scratch textures: a source without SHADER_RESOURCE is copied first, a destination without
+// RENDER_TARGET is drawn through a copy (its pixels outside the rectangle stay). A
+// destination format the target cannot render to (depth) is refused (E_NOTIMPL, the
+// partial case), nothing drawn.
+TEST_P(DriverDxgi, DrawnBltGoesThroughScratchTextures) {
+  harness::Resource renderOnly = quadrants(4, D3D11_BIND_RENDER_TARGET);
   harness::Resource stretched = target(8, 8, DXGI_FORMAT_R8G8B8A8_UNORM);
-  ddi::DXGI_DDI_ARG_BLT args{dxgiDevice(), dxgiResource(stretched), 0, 0, 0, 8, 8, dxgiResource(source), 0, {},
+  ddi::DXGI_DDI_ARG_BLT args{dxgiDevice(), dxgiResource(stretched), 0, 0, 0, 8, 8, dxgiResource(renderOnly), 0, {},
                              ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
   args.Flags.Stretch = 1;
+  ASSERT_EQ(blt(args), S_OK);
+  const std::vector<Rgba> pixels = readBack(stretched, 8, 8, DXGI_FORMAT_R8G8B8A8_UNORM);
+  for (UINT y : {0u, 2u, 5u, 7u})
+    for (UINT x : {0u, 2u, 5u, 7u}) {
+      const Rgba expected = y < 4 ? (x < 4 ? kRed : kGreen) : (x < 4 ? kBlue : kWhite);
+      EXPECT_EQ(pixels[y * 8 + x], expected) << x << "," << y;
+    }
+
+  // Into the bottom-right quarter of a sampled-only texture (a converting draw of the
+  // same size): the quarter holds the quadrants, the rest its initial black.
+  const Rgba kBlack{0, 0, 0, 255};
+  std::vector<Rgba> black(64, kBlack);
+  const D3D11_TEXTURE2D_DESC sampledDesc{8, 8, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT,
+                                         D3D11_BIND_SHADER_RESOURCE, 0, 0};
+  const D3D11_SUBRESOURCE_DATA blackData{black.data(), 8 * 4, 0};
+  harness::Resource sampledOnly = device.createTexture2D(sampledDesc, &blackData);
+  harness::Resource source = quadrants(4, D3D11_BIND_SHADER_RESOURCE);
+  ASSERT_EQ(device.takeError(), S_OK);
+  ddi::DXGI_DDI_ARG_BLT corner{dxgiDevice(), dxgiResource(sampledOnly), 0, 4, 4, 8, 8, dxgiResource(source), 0, {},
+                               ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
+  corner.Flags.Convert = 1;
+  ASSERT_EQ(blt(corner), S_OK);
+  const std::vector<Rgba> quarter = readBack(sampledOnly, 8, 8, DXGI_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_EQ(quarter[4 * 8 + 4], kRed);
+  EXPECT_EQ(quarter[4 * 8 + 7], kGreen);
+  EXPECT_EQ(quarter[7 * 8 + 4], kBlue);
+  EXPECT_EQ(quarter[7 * 8 + 7], kWhite);
+  for (UINT at : {0u, 3u * 8 + 3, 7u, 7u * 8, 3u * 8 + 7, 7u * 8 + 3})
+    EXPECT_EQ(quarter[at], kBlack) << at;
+
+  const D3D11_TEXTURE2D_DESC depthDesc{8, 8, 1, 1, DXGI_FORMAT_D24_UNORM_S8_UINT, {1, 0}, D3D11_USAGE_DEFAULT,
+                                       D3D11_BIND_DEPTH_STENCIL, 0, 0};
+  harness::Resource depth = device.createTexture2D(depthDesc);
+  ASSERT_EQ(device.takeError(), S_OK);
+  args.hDstResource = dxgiResource(depth);
+  args.hSrcResource = dxgiResource(source);
   EXPECT_EQ(blt(args), E_NOTIMPL);
+  EXPECT_EQ(device.errorCount(), 0u);
 }
 
 // Blt model: the back buffer is presented (Flags.Blt), or blitted to a primary first;
@@ -217,7 +292,8 @@ TEST_P(DriverDxgi, PresentBltAndFlipModels) {
 // driver must never fail on, whatever they hold. One pfnPresentCb per present with the
 // runtime's DXGI context; an empty list or a null surface is refused without one.
 TEST_P(DriverDxgi, Present1ShowsTheLastSurface) {
-  if (!device.isWddm1_3())
+  const ddi::PFNDXGIDDI_PRESENT1 present1 = present1Of(device);
+  if (!present1)
     GTEST_SKIP() << "Present1 is a DXGI 1.3 member";
   harness::Resource first = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
   harness::Resource last = target(16, 16, DXGI_FORMAT_R8G8B8A8_UNORM);
@@ -242,7 +318,7 @@ TEST_P(DriverDxgi, Present1ShowsTheLastSurface) {
   args.DirtyRects = 2;
   args.BackBufferMultiplicity = 1;
   for (int frame = 0; frame < 3; ++frame)
-    ASSERT_EQ(device.dxgi1_3.pfnPresent1(&args), S_OK) << frame;
+    ASSERT_EQ(present1(&args), S_OK) << frame;
   EXPECT_EQ(device.presentCallbacks(), before + 3);
   EXPECT_EQ(device.lastPresent().pDXGIContext, &dxgiContext);
 
@@ -252,7 +328,7 @@ TEST_P(DriverDxgi, Present1ShowsTheLastSurface) {
   args.Flags.Blt = 1;
   args.hDstResource = dxgiResource(primary);
   args.DirtyRects = 1;
-  ASSERT_EQ(device.dxgi1_3.pfnPresent1(&args), S_OK);
+  ASSERT_EQ(present1(&args), S_OK);
   for (const Rgba& c : readBack(primary, 16, 16, DXGI_FORMAT_R8G8B8A8_UNORM))
     ASSERT_EQ(c, kGreen);
   EXPECT_EQ(device.presentCallbacks(), before + 4);
@@ -262,17 +338,17 @@ TEST_P(DriverDxgi, Present1ShowsTheLastSurface) {
   args.SurfacesToPresent = 1;
   args.pDirtyRects = nullptr;
   args.DirtyRects = 0;
-  ASSERT_EQ(device.dxgi1_3.pfnPresent1(&args), S_OK);
+  ASSERT_EQ(present1(&args), S_OK);
   for (const Rgba& c : readBack(primary, 16, 16, DXGI_FORMAT_R8G8B8A8_UNORM))
     ASSERT_EQ(c, kBlue);
 
   args.SurfacesToPresent = 0;
-  EXPECT_EQ(device.dxgi1_3.pfnPresent1(&args), E_INVALIDARG);
+  EXPECT_EQ(present1(&args), E_INVALIDARG);
   const ddi::DXGI_DDI_ARG_PRESENTSURFACE withNull[2] = {{dxgiResource(first), 0}, {0, 0}};
   args.phSurfacesToPresent = withNull;
   args.SurfacesToPresent = 2;
-  EXPECT_EQ(device.dxgi1_3.pfnPresent1(&args), E_INVALIDARG);
-  EXPECT_EQ(device.dxgi1_3.pfnPresent1(nullptr), E_INVALIDARG);
+  EXPECT_EQ(present1(&args), E_INVALIDARG);
+  EXPECT_EQ(present1(nullptr), E_INVALIDARG);
   EXPECT_EQ(device.presentCallbacks(), before + 5);
   EXPECT_EQ(device.errorCount(), 0u);
   EXPECT_EQ(harness::unexpectedCallbackCount(), 0);
@@ -300,6 +376,121 @@ TEST_P(DriverDxgi, RotateResourceIdentitiesRotatesWhatEachHandleShows) {
   EXPECT_EQ(rotate(&bad), E_INVALIDARG) << "resources of different sizes cannot swap identities";
 }
 
+// A resolve: the multisampled source's samples averaged into the single-sampled
+// destination (one colour everywhere: the colour); a resolve that also stretches and
+// converts is drawn from a resolved scratch copy.
+TEST_P(DriverDxgi, BltResolvesMultisampledSources) {
+  const D3D11_TEXTURE2D_DESC msDesc{8, 8, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {4, 0}, D3D11_USAGE_DEFAULT,
+                                    D3D11_BIND_RENDER_TARGET, 0, 0};
+  harness::Resource multisampled = device.createTexture2D(msDesc);
+  harness::Resource resolved = target(8, 8, DXGI_FORMAT_R8G8B8A8_UNORM);
+  ASSERT_EQ(device.takeError(), S_OK);
+  clear(multisampled, DXGI_FORMAT_R8G8B8A8_UNORM, kGreen);
+  clear(resolved, DXGI_FORMAT_R8G8B8A8_UNORM, kRed);
+  ASSERT_EQ(device.takeError(), S_OK);
+
+  ddi::DXGI_DDI_ARG_BLT args{dxgiDevice(), dxgiResource(resolved), 0, 0, 0, 8, 8, dxgiResource(multisampled), 0, {},
+                             ddi::DXGI_DDI_MODE_ROTATION_IDENTITY};
+  args.Flags.Resolve = 1;
+  ASSERT_EQ(blt(args), S_OK);
+  for (const Rgba& c : readBack(resolved, 8, 8, DXGI_FORMAT_R8G8B8A8_UNORM))
+    ASSERT_EQ(c, kGreen);
+
+  harness::Resource larger = target(16, 16, DXGI_FORMAT_B8G8R8A8_UNORM);
+  clear(larger, DXGI_FORMAT_B8G8R8A8_UNORM, kRed);
+  args.hDstResource = dxgiResource(larger);
+  args.DstRight = args.DstBottom = 16;
+  args.Flags.Stretch = 1;
+  args.Flags.Convert = 1;
+  ASSERT_EQ(blt(args), S_OK);
+  for (const Rgba& c : readBack(larger, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM))
+    ASSERT_EQ(c, kGreen);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+// Residency: every resource of a live target is fully resident; priorities are set on
+// the target resource (not observable through the DDI: accepted for a resource, refused
+// without one); offered resources keep their contents, so a reclaim reports none
+// discarded and the pixels are still there.
+TEST_P(DriverDxgi, ResidencyPriorityOfferAndReclaim) {
+  harness::Resource a = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM), b = target(4, 4, DXGI_FORMAT_R8G8B8A8_UNORM);
+  clear(a, DXGI_FORMAT_R8G8B8A8_UNORM, kBlue);
+  clear(b, DXGI_FORMAT_R8G8B8A8_UNORM, kWhite);
+  ASSERT_EQ(device.takeError(), S_OK);
+  ddi::DXGI_DDI_HRESOURCE handles[2] = {dxgiResource(a), dxgiResource(b)};
+
+  ddi::DXGI_DDI_RESIDENCY status[2] = {ddi::DXGI_DDI_RESIDENCY_EVICTED_TO_DISK, ddi::DXGI_DDI_RESIDENCY_EVICTED_TO_DISK};
+  ddi::DXGI_DDI_ARG_QUERYRESOURCERESIDENCY residency{dxgiDevice(), handles, status, 2};
+  auto query = TRITON_DXGI(device, pfnQueryResourceResidency);
+  ASSERT_EQ(query(&residency), S_OK);
+  EXPECT_EQ(status[0], ddi::DXGI_DDI_RESIDENCY_FULLY_RESIDENT);
+  EXPECT_EQ(status[1], ddi::DXGI_DDI_RESIDENCY_FULLY_RESIDENT);
+  residency.pStatus = nullptr;
+  EXPECT_EQ(query(&residency), E_INVALIDARG);
+
+  auto priority = TRITON_DXGI(device, pfnSetResourcePriority);
+  ddi::DXGI_DDI_ARG_SETRESOURCEPRIORITY high{dxgiDevice(), dxgiResource(a), DXGI_RESOURCE_PRIORITY_HIGH};
+  EXPECT_EQ(priority(&high), S_OK);
+  high.hResource = 0;
+  EXPECT_EQ(priority(&high), E_INVALIDARG);
+
+  if (!device.is11_1())
+    return;   // offer/reclaim are DXGI 1.2 members
+  HRESULT offered = E_FAIL;
+  if (device.isWddm2_1()) {
+    ddi::DXGI_DDI_ARG_OFFERRESOURCES1 offer{dxgiDevice(), handles, 2, ddi::D3DDDI_OFFER_PRIORITY_LOW, {}};
+    offer.Flags.AllowDecommit = 1;
+    offered = device.dxgi1_5.pfnOfferResources1(&offer);
+  } else {
+    ddi::DXGI_DDI_ARG_OFFERRESOURCES offer{dxgiDevice(), handles, 2, ddi::D3DDDI_OFFER_PRIORITY_LOW};
+    offered = (device.isWddm2_0()   ? device.dxgi1_4.pfnOfferResources
+               : device.isWddm1_3() ? device.dxgi1_3.pfnOfferResources
+                                    : device.dxgi1_2.pfnOfferResources)(&offer);
+  }
+  ASSERT_EQ(offered, S_OK);
+  BOOL discarded[2] = {TRUE, TRUE};
+  ddi::DXGI_DDI_ARG_RECLAIMRESOURCES reclaim{dxgiDevice(), handles, discarded, 2};
+  ASSERT_EQ(TRITON_DXGI1_2(device, pfnReclaimResources)(&reclaim), S_OK);
+  EXPECT_EQ(discarded[0], FALSE);
+  EXPECT_EQ(discarded[1], FALSE);
+  if (device.isWddm2_1()) {
+    // WDDM 2.1's form: a result per resource.
+    ddi::D3DDDI_RECLAIM_RESULT results[2] = {ddi::D3DDDI_RECLAIM_RESULT_DISCARDED,
+                                             ddi::D3DDDI_RECLAIM_RESULT_NOT_COMMITTED};
+    ddi::DXGI_DDI_ARG_RECLAIMRESOURCES1 reclaim1{dxgiDevice(), handles, results, 2};
+    ASSERT_EQ(device.dxgi1_5.pfnReclaimResources1(&reclaim1), S_OK);
+    EXPECT_EQ(results[0], ddi::D3DDDI_RECLAIM_RESULT_OK);
+    EXPECT_EQ(results[1], ddi::D3DDDI_RECLAIM_RESULT_OK);
+    reclaim1.pResults = nullptr;
+    EXPECT_EQ(device.dxgi1_5.pfnReclaimResources1(&reclaim1), E_INVALIDARG);
+  }
+  EXPECT_EQ(readBack(a, 4, 4, DXGI_FORMAT_R8G8B8A8_UNORM)[5], kBlue);
+  EXPECT_EQ(readBack(b, 4, 4, DXGI_FORMAT_R8G8B8A8_UNORM)[5], kWhite);
+  EXPECT_EQ(device.errorCount(), 0u);
+}
+
+// WDDM 2.0's residency trim: Triton makes nothing resident, so every request (periodic,
+// restart, to budget) is answered with nothing to do and no kernel callback (no Evict);
+// the two overlay members refuse as the other overlay members.
+TEST_P(DriverDxgi, Wddm2TrimAndOverlayMembers) {
+  if (!device.isWddm2_0() && !device.isWddm2_1())
+    GTEST_SKIP() << "TrimResidencySet is a DXGI 1.4 member";
+  auto trim = TRITON_DXGI2(device, pfnTrimResidencySet);
+  ASSERT_NE(trim, nullptr);
+  for (UINT flags : {0x1u, 0x2u, 0x4u}) {
+    ddi::DXGI_DDI_ARG_TRIMRESIDENCYSET args{dxgiDevice(), {}, flags == 0x4u ? 64ull << 20 : 0};
+    args.TrimFlags.Value = flags;
+    EXPECT_EQ(trim(&args), S_OK) << flags;
+  }
+  EXPECT_EQ(trim(nullptr), E_INVALIDARG);
+  EXPECT_EQ(TRITON_DXGI2(device, pfnCheckMultiplaneOverlayColorSpaceSupport)(nullptr), E_NOTIMPL);
+  EXPECT_EQ(TRITON_DXGI2(device, pfnPresentMultiplaneOverlay1)(nullptr), E_NOTIMPL);
+  EXPECT_EQ(TRITON_DXGI2(device, pfnReserved1), nullptr);
+  EXPECT_EQ(TRITON_DXGI2(device, pfnReserved2), nullptr);
+  EXPECT_EQ(device.errorCount(), 0u);
+  EXPECT_EQ(harness::unexpectedCallbackCount(), 0);
+}
+
 // Gamma caps come from the target's output, or describe a plain ramp.
 TEST_P(DriverDxgi, GammaCaps) {
   DXGI_GAMMA_CONTROL_CAPABILITIES caps{};
@@ -315,7 +506,7 @@ TEST_P(DriverDxgi, GammaCaps) {
   EXPECT_EQ(getGammaCaps(&args), E_INVALIDARG);
 }
 
-INSTANTIATE_TEST_SUITE_P(Triton, DriverDxgi, ::testing::Values(&kD3D11_0_7, &kD3D11_1, &kWddm1_3),
+INSTANTIATE_TEST_SUITE_P(Triton, DriverDxgi, ::testing::Values(&kD3D11_0_7, &kD3D11_1, &kWddm1_3, &kWddm2_0, &kWddm2_1),
                          [](const ::testing::TestParamInfo<const InterfaceVersion*>& info) {
                            return std::string(info.param->name);
                          });

@@ -61,12 +61,8 @@ HRESULT blt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UINT ds
   if (!subresourceSize(src->resource.Get(), srcSub, srcWidth, srcHeight))
     return E_INVALIDARG;
   const BlitRect source = srcRect ? *srcRect : BlitRect{0, 0, srcWidth, srcHeight};
-  if (flags.Resolve) {
-    if (flags.Stretch || flags.Convert || !isIdentity(rotation)) {
-      TRITON_LOG(Warn, "%s: a resolve that also stretches, converts or rotates is not implemented (E_NOTIMPL)",
-                 entryName);
-      return E_NOTIMPL;
-    }
+  const bool drawn = flags.Stretch || flags.Convert || !isIdentity(rotation);
+  if (flags.Resolve && !drawn) {
     ComPtr<ID3D11Texture2D> texture;
     D3D11_TEXTURE2D_DESC desc{};
     if (FAILED(dst->resource.As(&texture)))
@@ -75,7 +71,9 @@ HRESULT blt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UINT ds
     d->context()->ResolveSubresource(dst->resource.Get(), dstSub, src->resource.Get(), srcSub, desc.Format);
     return S_OK;
   }
-  if (!flags.Stretch && !flags.Convert && isIdentity(rotation)) {
+  // A resolve that also stretches, converts or rotates is drawn too: the blitter resolves
+  // the source into a scratch texture first.
+  if (!drawn) {
     const D3D11_BOX box{source.left, source.top, 0, source.right, source.bottom, 1};
     d->context()->CopySubresourceRegion(dst->resource.Get(), dstSub, dstRect.left, dstRect.top, 0,
                                         src->resource.Get(), srcSub, &box);
@@ -84,8 +82,8 @@ HRESULT blt(ddi::DXGI_DDI_HDEVICE hDevice, ddi::DXGI_DDI_HRESOURCE hDst, UINT ds
   const HRESULT hr = d->presenter()->blitter().blit(d->context(), dst->resource.Get(), dstSub, dstRect,
                                                     src->resource.Get(), srcSub, source, rotation, flags.Stretch);
   if (hr == E_NOTIMPL)
-    TRITON_LOG(Warn, "%s: a drawn blit needs a render-target destination and a single-sampled shader-resource "
-               "source (E_NOTIMPL)", entryName);
+    TRITON_LOG(Warn, "%s: a drawn blit needs a source format the target samples and a "
+               "destination format it renders to (E_NOTIMPL)", entryName);
   return hr == E_NOTIMPL || hr == E_INVALIDARG ? hr : runtimeError(hr);
 }
 

@@ -207,21 +207,61 @@ HRESULT Blitter::blit(ID3D11DeviceContext* context, ID3D11Resource* dst, UINT ds
     return E_INVALIDARG;
   if (dstSub >= dstDesc.MipLevels * dstDesc.ArraySize || srcSub >= srcDesc.MipLevels * srcDesc.ArraySize)
     return E_INVALIDARG;
-  if (!(dstDesc.BindFlags & D3D11_BIND_RENDER_TARGET) || !(srcDesc.BindFlags & D3D11_BIND_SHADER_RESOURCE) ||
-      srcDesc.SampleDesc.Count != 1)
-    return E_NOTIMPL;   // the draw cannot reach these; the caller reports it
-  const UINT dstMip = dstSub % dstDesc.MipLevels, dstSlice = dstSub / dstDesc.MipLevels;
-  const UINT srcMip = srcSub % srcDesc.MipLevels, srcSlice = srcSub / srcDesc.MipLevels;
+  UINT dstMip = dstSub % dstDesc.MipLevels, dstSlice = dstSub / dstDesc.MipLevels;
+  UINT srcMip = srcSub % srcDesc.MipLevels, srcSlice = srcSub / srcDesc.MipLevels;
   const UINT srcWidth = std::max(1u, srcDesc.Width >> srcMip), srcHeight = std::max(1u, srcDesc.Height >> srcMip);
   const UINT dstWidth = std::max(1u, dstDesc.Width >> dstMip), dstHeight = std::max(1u, dstDesc.Height >> dstMip);
   if (srcRect.left >= srcRect.right || srcRect.top >= srcRect.bottom || srcRect.right > srcWidth ||
       srcRect.bottom > srcHeight || dstRect.left >= dstRect.right || dstRect.top >= dstRect.bottom ||
       dstRect.right > dstWidth || dstRect.bottom > dstHeight)
     return E_INVALIDARG;
+  // The draw samples the source and renders to the destination: formats the target
+  // cannot sample (typeless, depth) or render to (block-compressed, ...) are out of reach.
+  // (A multisampled source is resolved as the plain Resolve blt does: wined3d resolves
+  // without reporting MULTISAMPLE_RESOLVE support, so that bit is not asked for.)
+  UINT srcSupport = 0, dstSupport = 0;
+  if (FAILED(device_->CheckFormatSupport(srcDesc.Format, &srcSupport)) ||
+      FAILED(device_->CheckFormatSupport(dstDesc.Format, &dstSupport)) ||
+      !(srcSupport & D3D11_FORMAT_SUPPORT_SHADER_SAMPLE) || !(dstSupport & D3D11_FORMAT_SUPPORT_RENDER_TARGET))
+    return E_NOTIMPL;   // the caller reports it
 
   HRESULT hr = createPipeline();
   if (FAILED(hr))
     return hr;
+
+  // A source the draw cannot sample as it is (not bound as a shader resource, or
+  // multisampled: the shader reads one sample) is first copied, or resolved, into a
+  // single-sampled scratch texture of the source subresource's size.
+  ComPtr<ID3D11Texture2D> srcScratch;
+  if (!(srcDesc.BindFlags & D3D11_BIND_SHADER_RESOURCE) || srcDesc.SampleDesc.Count != 1) {
+    const D3D11_TEXTURE2D_DESC scratch{srcWidth, srcHeight, 1, 1, srcDesc.Format, {1, 0}, D3D11_USAGE_DEFAULT,
+                                       D3D11_BIND_SHADER_RESOURCE, 0, 0};
+    if (FAILED(device_->CreateTexture2D(&scratch, nullptr, &srcScratch)))
+      return E_NOTIMPL;
+    if (srcDesc.SampleDesc.Count > 1)
+      context->ResolveSubresource(srcScratch.Get(), 0, src, srcSub, srcDesc.Format);
+    else
+      context->CopySubresourceRegion(srcScratch.Get(), 0, 0, 0, 0, src, srcSub, nullptr);
+    src = srcScratch.Get();
+    srcDesc = scratch;
+    srcMip = srcSlice = 0;
+  }
+  // A destination the draw cannot render to (not bound as a render target) gets a scratch
+  // render target holding its subresource; drawn into, it is copied back whole, so the
+  // pixels outside the rectangle stay as they were.
+  ID3D11Resource* const finalDst = dst;
+  const UINT finalDstSub = dstSub;
+  ComPtr<ID3D11Texture2D> dstScratch;
+  if (!(dstDesc.BindFlags & D3D11_BIND_RENDER_TARGET)) {
+    const D3D11_TEXTURE2D_DESC scratch{dstWidth, dstHeight, 1, 1, dstDesc.Format, dstDesc.SampleDesc,
+                                       D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0, 0};
+    if (FAILED(device_->CreateTexture2D(&scratch, nullptr, &dstScratch)))
+      return E_NOTIMPL;
+    context->CopySubresourceRegion(dstScratch.Get(), 0, 0, 0, 0, dst, dstSub, nullptr);
+    dst = dstScratch.Get();
+    dstDesc = scratch;
+    dstSub = dstMip = dstSlice = 0;
+  }
 
   D3D11_RENDER_TARGET_VIEW_DESC rtvDesc{};
   rtvDesc.Format = dstDesc.Format;
@@ -278,6 +318,8 @@ HRESULT Blitter::blit(ID3D11DeviceContext* context, ID3D11Resource* dst, UINT ds
   // The source must not stay bound as an SRV when the saved render targets come back.
   ID3D11ShaderResourceView* none = nullptr;
   context->PSSetShaderResources(0, 1, &none);
+  if (dstScratch)
+    context->CopySubresourceRegion(finalDst, finalDstSub, 0, 0, 0, dstScratch.Get(), 0, nullptr);
   return S_OK;
 }
 

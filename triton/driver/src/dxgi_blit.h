@@ -1,6 +1,7 @@
 #pragma once
 
-// DXGI Blt/Blt1 that a copy cannot do: stretching, format conversion and rotation.
+// DXGI Blt/Blt1 that a copy cannot do: stretching, format conversion and rotation (also
+// of a multisampled source: a resolve that stretches, converts or rotates).
 // They draw: one triangle over the destination rectangle (as a viewport) sampling the
 // source rectangle, with the blit shaders (dxgi_blit_shaders.cpp, assembled at first
 // use). The target immediate context's pipeline state is saved before and restored
@@ -22,11 +23,13 @@ public:
   explicit Blitter(ID3D11Device* device) : device_(device) {}
 
   // Draws source subresource `srcSub` (rectangle `srcRect`) into the destination
-  // subresource's rectangle `dstRect`. Both must be 2D textures; the source must be
-  // bindable as a shader resource and single-sampled, the destination as a render
-  // target (E_NOTIMPL otherwise; E_INVALIDARG for rectangles or subresources outside
-  // the textures; nothing drawn either way). `linear` selects linear filtering (a
-  // stretch) over point sampling.
+  // subresource's rectangle `dstRect`. Both must be 2D textures, the source's format one
+  // the target samples, the destination's one it renders
+  // to (E_NOTIMPL otherwise; E_INVALIDARG for rectangles or subresources outside the
+  // textures; nothing drawn either way). A source without SHADER_RESOURCE binding or with
+  // several samples is copied or resolved into a scratch texture first; a destination
+  // without RENDER_TARGET binding is drawn through a scratch render target. `linear`
+  // selects linear filtering (a stretch) over point sampling.
   HRESULT blit(ID3D11DeviceContext* context, ID3D11Resource* dst, UINT dstSub, const BlitRect& dstRect,
                ID3D11Resource* src, UINT srcSub, const BlitRect& srcRect, ddi::DXGI_DDI_MODE_ROTATION rotation,
                bool linear);

@@ -86,8 +86,9 @@ constexpr EntryNote kNotes[] = {
      "exclusive fullscreen: the host presenter shows frames in a window or headless and has no display mode to "
      "set (DXGI_ERROR_NOT_CURRENTLY_AVAILABLE, as the Neptune swapchain's SetFullscreenState); no resource: S_OK"},
     {"pfnBlt", EntryStatus::Partial,
-     "a resolve that also stretches, converts or rotates; a drawn blit (stretch, conversion, rotation) needs a "
-     "render-target destination and a single-sampled shader-resource source (E_NOTIMPL otherwise)"},
+     "a drawn blit (stretch, conversion, rotation, also of a resolve) between formats the draw cannot use: a source "
+     "format the target does not sample (typeless, depth), a destination format it does not render to "
+     "(block-compressed, ...): E_NOTIMPL; other bindings go through scratch textures"},
     {"pfnBlt1", EntryStatus::Partial, "as pfnBlt"},
     {"pfnGetMultiplaneOverlayCaps", EntryStatus::Unsupported,
      "Triton has no overlay planes (filled because IS_DXGI_MULTIPLANE_OVERLAY_FUNCTIONS holds for the 11.1 "
@@ -97,8 +98,20 @@ constexpr EntryNote kNotes[] = {
     {"pfnPresentMultiplaneOverlay", EntryStatus::Unsupported, "no overlay planes, as pfnGetMultiplaneOverlayCaps"},
     {"pfnGetMultiplaneOverlayGroupCaps", EntryStatus::Unsupported,
      "no overlay planes, as pfnGetMultiplaneOverlayCaps (DXGI 1.3 table)"},
-    {"pfnReserved1", EntryStatus::NotOffered, "reserved member of the DXGI 1.3 table: stays null"},
-    {"pfnReserved2", EntryStatus::NotOffered, "reserved member of the DXGI 1.3 table: stays null"},
+    {"pfnReserved1", EntryStatus::NotOffered, "reserved member of the DXGI 1.3 and later tables: stays null"},
+    {"pfnReserved2", EntryStatus::NotOffered, "reserved member of the DXGI 1.3 and later tables: stays null"},
+    // DXGI 1.4 (WDDM 2.0) and 1.5 (WDDM 2.1) tables (dxgi_tables.cpp)
+    {"pfnTrimResidencySet", EntryStatus::NothingToDo,
+     "Triton makes nothing resident (its resources are the target's, without kernel allocations; it never calls "
+     "pfnMakeResidentCb): the residency set is empty, whatever the trim flags ask (S_OK)"},
+    {"pfnCheckMultiplaneOverlayColorSpaceSupport", EntryStatus::Unsupported,
+     "no overlay planes, as pfnGetMultiplaneOverlayCaps (DXGI 1.4 table)"},
+    {"pfnPresentMultiplaneOverlay1", EntryStatus::Unsupported,
+     "no overlay planes, as pfnGetMultiplaneOverlayCaps (DXGI 1.4 table)"},
+    {"pfnOfferResources1", EntryStatus::Translated,
+     "as pfnOfferResources: offered contents are kept (AllowDecommit included), which the reference always allows"},
+    {"pfnReclaimResources1", EntryStatus::Translated,
+     "as pfnReclaimResources: every result is D3DDDI_RECLAIM_RESULT_OK (contents kept, memory committed)"},
     {"pfnCheckPresentDurationSupport", EntryStatus::NothingToDo,
      "no custom present durations (the host presenter has no refresh rates): answers 0 and 0, the documented "
      "\"cannot switch seamlessly\""},
