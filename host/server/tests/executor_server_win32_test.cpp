@@ -378,4 +378,49 @@ TEST_F(ExecutorServer, IdleWorkerProcessCostIsMeasured) {
   EXPECT_LE(parentPerContext, 2.0);
 }
 
+// A worker that polls (here a shared fence under NPT_FENCE_WAKE=poll, the baseline of
+// bench/present/fence_run.py; pending queries alike) never sleeps on the doorbell, where a
+// guest's departure is noticed. It must still end on its own when its guest leaves: before,
+// the parent terminated it 2 s later (exit code 1) and its closing log lines were lost.
+TEST(ExecutorServerWorkers, APollingWorkerEndsWhenItsGuestLeaves) {
+  if (!std::getenv("NPT_SERVER_BIN")) GTEST_SKIP() << "NPT_SERVER_BIN not set";
+  SetEnvironmentVariableA("NPT_FENCE_WAKE", "poll");
+  Win32ServerProcess server("--dispatch executor");
+  SetEnvironmentVariableA("NPT_FENCE_WAKE", nullptr);
+  ASSERT_TRUE(server.running());
+  auto guest = std::make_unique<WireGuest>(server);
+  ASSERT_TRUE(guest->connected());
+  protocol::ObjectId device = 0, context = 0;
+  ASSERT_EQ(guest->createDevice(&device, &context), S_OK);
+  const protocol::ObjectId fence = guest->newId();
+  protocol::encode_ID3D11Device5_CreateFence(guest->w(), device, 0, D3D11_FENCE_FLAG_SHARED, 0, fence);
+  std::vector<uint8_t> reply;
+  ASSERT_EQ(guest->call(reply), kOk);
+  HRESULT hr = E_FAIL;
+  ASSERT_EQ(protocol::decodeReply_ID3D11Device5_CreateFence(reply.data(), reply.size(), &hr), protocol::ErrorCode::Ok);
+  ASSERT_EQ(hr, S_OK);
+  protocol::encode_ID3D11Fence_CreateSharedHandle(guest->w(), fence, GENERIC_ALL, nullptr);
+  ASSERT_EQ(guest->call(reply), kOk);
+  UINT64 handle = 0;
+  ASSERT_EQ(protocol::decodeReply_ID3D11Fence_CreateSharedHandle(reply.data(), reply.size(), &hr, &handle),
+            protocol::ErrorCode::Ok);
+  ASSERT_EQ(hr, S_OK);
+  ASSERT_NE(handle, 0u);
+  HANDLE worker = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, guest->connection().worker_pid());
+  ASSERT_NE(worker, nullptr);
+  Sleep(300);   // polling
+  ASSERT_EQ(WaitForSingleObject(worker, 0), DWORD(WAIT_TIMEOUT));
+  const ULONGLONG left_at = GetTickCount64();
+  guest.reset();
+  const bool ended = WaitForSingleObject(worker, 5000) == WAIT_OBJECT_0;
+  const ULONGLONG ms = GetTickCount64() - left_at;
+  DWORD code = 0xFFFFFFFF;
+  GetExitCodeProcess(worker, &code);
+  CloseHandle(worker);
+  ASSERT_TRUE(ended);
+  std::printf("polling worker: ended %llu ms after its guest left, exit code %lu\n", ms, code);
+  EXPECT_EQ(code, 0u) << "the worker was terminated instead of ending on its own";
+  EXPECT_LT(ms, 1500u);
+}
+
 }  // namespace
