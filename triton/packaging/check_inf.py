@@ -107,6 +107,10 @@ def main():
             if place != "D3D9" and file != dll:
                 errors.append("%s's %s DLL is %s, not Triton's %s" % (value, place, entry, dll))
 
+    # The transport Triton reads from the adapter key (kernel_transport.cpp, "TritonTransport").
+    if names.get("TritonTransport") != ["kernel"]:
+        errors.append("TritonTransport must be 'kernel' in the software key: %s" % names.get("TritonTransport"))
+
     for error in errors:
         print("triton.inf: " + error)
     if errors:

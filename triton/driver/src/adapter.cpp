@@ -14,7 +14,7 @@ namespace triton::driver {
 
 namespace ddi = triton::ddi;
 
-Adapter::Adapter(const ddi::D3D10DDIARG_OPENADAPTER&) {}
+Adapter::Adapter(const ddi::D3D10DDIARG_OPENADAPTER& args) { kernel_transport::chooseTransport(args); }
 
 Adapter::~Adapter() {
   // Once the kernel transport's owner device is gone, its memory may be too: the probe's

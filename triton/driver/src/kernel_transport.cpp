@@ -1,10 +1,12 @@
 #include "kernel_transport.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include "external_transport.h"
 #include "log.h"
@@ -265,10 +267,79 @@ HRESULT createContext(Transport& t, const ddi::D3DDDI_DEVICECALLBACKS* callbacks
 
 }  // namespace
 
-bool selected() {
-  const char* value = std::getenv("TRITON_TRANSPORT");
-  return value && std::strcmp(value, "kernel") == 0;
+namespace {
+
+// The value name in the adapter's software key (triton/packaging/triton.inf).
+constexpr wchar_t kTransportValueName[] = L"TritonTransport";
+
+// The runtime's adapter callbacks end with pfnQueryAdapterInfoCb2 from Windows 10 1803
+// (build 17134) on; an older runtime's table is shorter and must not be read past.
+bool runtimeHasRegistryQuery() {
+  using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOW*);
+  HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+  auto getVersion =
+      ntdll ? reinterpret_cast<RtlGetVersionFn>(reinterpret_cast<void*>(GetProcAddress(ntdll, "RtlGetVersion")))
+            : nullptr;
+  OSVERSIONINFOW info{};
+  info.dwOSVersionInfoSize = sizeof(info);
+  if (!getVersion || getVersion(&info) != 0)
+    return false;
+  return info.dwMajorVersion > 10 || (info.dwMajorVersion == 10 && info.dwBuildNumber >= 17134);
 }
+
+// "kernel" or "socket" from the adapter's software key; empty when absent or unreadable.
+std::wstring transportFromAdapterKey(const ddi::D3D10DDIARG_OPENADAPTER& args) {
+  if (!args.pAdapterCallbacks || !runtimeHasRegistryQuery() || !args.pAdapterCallbacks->pfnQueryAdapterInfoCb2)
+    return {};
+  // The query and room for a short string after it.
+  union {
+    ddi::D3DDDI_QUERYREGISTRY_INFO info;
+    uint8_t bytes[sizeof(ddi::D3DDDI_QUERYREGISTRY_INFO) + 64];
+  } query{};
+  query.info.QueryType = ddi::D3DDDI_QUERYREGISTRY_ADAPTERKEY;
+  std::memcpy(query.info.ValueName, kTransportValueName, sizeof(kTransportValueName));
+  query.info.ValueType = REG_SZ;
+  ddi::D3DDDICB_QUERYADAPTERINFO2 args2{ddi::D3DDDI_QUERYADAPTERTYPE_QUERYREGISTRY, &query, sizeof(query)};
+  const HRESULT hr = args.pAdapterCallbacks->pfnQueryAdapterInfoCb2(args.hRTAdapter.handle, &args2);
+  if (FAILED(hr) || query.info.Status != ddi::D3DDDI_QUERYREGISTRY_STATUS_SUCCESS)
+    return {};
+  const size_t room = (sizeof(query) - offsetof(ddi::D3DDDI_QUERYREGISTRY_INFO, OutputString)) / sizeof(wchar_t);
+  const size_t chars = std::min<size_t>(query.info.OutputValueSize / sizeof(wchar_t), room);
+  std::wstring value(query.info.OutputString, chars);
+  while (!value.empty() && value.back() == L'\0')
+    value.pop_back();
+  return value;
+}
+
+enum class Choice { Undecided, Socket, Kernel };
+std::atomic<Choice> g_choice{Choice::Undecided};
+
+Choice choiceFromEnvironment() {
+  const char* value = std::getenv("TRITON_TRANSPORT");
+  return value && std::strcmp(value, "kernel") == 0 ? Choice::Kernel : Choice::Socket;
+}
+
+}  // namespace
+
+void chooseTransport(const ddi::D3D10DDIARG_OPENADAPTER& args) {
+  Choice choice;
+  if (const char* value = std::getenv("TRITON_TRANSPORT"); value && *value) {
+    choice = choiceFromEnvironment();
+  } else {
+    const std::wstring fromKey = transportFromAdapterKey(args);
+    choice = fromKey == L"kernel" ? Choice::Kernel : Choice::Socket;
+    if (!fromKey.empty() && fromKey != L"kernel" && fromKey != L"socket")
+      TRITON_LOG(Warn, "kernel transport: the adapter key's TritonTransport is neither kernel nor socket: socket");
+  }
+  g_choice.store(choice);
+  TRITON_LOG(Info, "transport: %s", choice == Choice::Kernel ? "kernel" : "socket");
+}
+
+bool selected() {
+  Choice choice = g_choice.load();
+  return (choice == Choice::Undecided ? choiceFromEnvironment() : choice) == Choice::Kernel;
+}
+
 
 bool open() { return transport().state.load() == State::Open; }
 bool closed() { return transport().state.load() == State::Closed; }

@@ -13,7 +13,14 @@
 
 namespace triton::driver::kernel_transport {
 
-// TRITON_TRANSPORT=kernel (default: socket, the guest runtime's own connection).
+// Decides the process's transport at OpenAdapter: TRITON_TRANSPORT when it is set (it
+// overrides), otherwise the value "TritonTransport" (REG_SZ, "kernel" or "socket") of the
+// adapter's software key, which the INF writes, read through the runtime's
+// pfnQueryAdapterInfoCb2 registry query (runtimes of Windows 10 1803 and later have it),
+// otherwise the socket path.
+void chooseTransport(const ddi::D3D10DDIARG_OPENADAPTER& args);
+
+// The kernel transport was chosen (default: socket, the guest runtime's own connection).
 bool selected();
 
 // The process's context exists and is open (a target device may be created on it).

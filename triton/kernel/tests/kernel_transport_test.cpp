@@ -555,8 +555,10 @@ TEST(FakeKernelEscapes, ContextEscapesCheckEveryField) {
 enum class Hostility { NoNeptune, ForeignCapset, OldLayout, Refusal, ShortBlob, ChangedHeader };
 Hostility g_hostility;
 int g_hostileAllocations;
+int g_hostileEscapes;
 
 HRESULT TRITON_CALLBACK hostileEscape(HANDLE, const ddi::D3DDDICB_ESCAPE* args) {
+  ++g_hostileEscapes;
   if (g_hostility == Hostility::NoNeptune)
     return E_INVALIDARG;   // a kernel without the contract: not its escape
   auto* header = static_cast<kc::EscapeHeader*>(args->pPrivateDriverData);
@@ -621,10 +623,94 @@ TEST(KernelTransport, TritonRefusesAKernelThatAnswersWrongly) {
   harness::setKernelCallbackOverrides(nullptr);
 }
 
+// The transport comes from the adapter's software key (the INF's TritonTransport value,
+// read through pfnQueryAdapterInfoCb2) unless TRITON_TRANSPORT overrides it. Which one
+// was chosen shows in whether CreateDevice escapes to the kernel (here one without the
+// contract: E_FAIL) or creates its target device by itself (Wine's d3d11: S_OK). Run in a
+// child that Wine presents as Windows 10 1809 (the runtime's adapter callbacks have
+// pfnQueryAdapterInfoCb2 from 1803 on; this test's Wine prefix says Windows 7, where Triton
+// rightly never reads it). Returns the number of failed cases.
+int registryCases() {
+  OSVERSIONINFOW os{sizeof(os)};
+  using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOW*);
+  auto getVersion = reinterpret_cast<RtlGetVersionFn>(
+      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleA("ntdll.dll"), "RtlGetVersion")));
+  if (!getVersion || getVersion(&os) != 0 || os.dwMajorVersion < 10 || os.dwBuildNumber < 17134) {
+    std::fprintf(stderr, "the registry child does not run as Windows 10 1803 or later (%lu.%lu.%lu)\n",
+                 os.dwMajorVersion, os.dwMinorVersion, os.dwBuildNumber);
+    return 100;
+  }
+  struct Case {
+    const char* environment;    // TRITON_TRANSPORT, null: unset
+    const wchar_t* adapterKey;  // TritonTransport in the adapter key, empty: absent
+    bool kernel;
+  };
+  const Case cases[] = {
+      {nullptr, L"kernel", true}, {"socket", L"kernel", false}, {nullptr, L"", false},
+      {"kernel", L"socket", true}, {nullptr, L"socket", false},
+  };
+  ddi::D3DDDI_DEVICECALLBACKS callbacks{};
+  callbacks.pfnEscapeCb = hostileEscape;
+  callbacks.pfnAllocateCb = countingAllocate;
+  harness::setKernelCallbackOverrides(&callbacks);
+  g_hostility = Hostility::NoNeptune;
+  int failures = 0;
+  for (const Case& c : cases) {
+    setEnvironment("TRITON_TRANSPORT", c.environment);
+    harness::setAdapterRegistryString(L"TritonTransport", c.adapterKey);
+    g_hostileEscapes = 0;
+    std::unique_ptr<harness::Driver> driver;
+    harness::Adapter adapter;
+    if (FAILED(harness::Driver::load(driverPath(), driver)) || FAILED(adapter.open(*driver)))
+      return 101;
+    harness::Device device;
+    const UINT version = harness::runtimeVersion(ddi::D3D11_1_DDI_BUILD_VERSION, ddi::DXGI_OFFER_RECLAIM);
+    const HRESULT hr =
+        device.create(adapter, ddi::D3D11_1_DDI_INTERFACE_VERSION, version, ddi::D3D11DDI_3DPIPELINELEVEL_11_0);
+    const bool asExpected = c.kernel ? hr == E_FAIL && g_hostileEscapes > 0 : hr == S_OK && g_hostileEscapes == 0;
+    std::printf("TRITON_TRANSPORT=%s, adapter key TritonTransport=%ls: CreateDevice 0x%08lx, %d escapes: %s\n",
+                c.environment ? c.environment : "(unset)", *c.adapterKey ? c.adapterKey : L"(absent)",
+                static_cast<unsigned long>(hr), g_hostileEscapes, asExpected ? "as expected" : "WRONG TRANSPORT");
+    failures += asExpected ? 0 : 1;
+  }
+  return failures;
+}
+
+TEST(KernelTransport, TheAdapterKeyChoosesTheTransportAndTheEnvironmentOverridesIt) {
+  // A copy of this program under a name of its own, which Wine's per-application settings
+  // (HKCU\Software\Wine\AppDefaults\<name>) present as Windows 10 1809.
+  char self[MAX_PATH];
+  GetModuleFileNameA(nullptr, self, sizeof(self));
+  std::string copy = self;
+  copy = copy.substr(0, copy.find_last_of("\\/") + 1) + "triton_kernel_registry_child.exe";
+  ASSERT_TRUE(CopyFileA(self, copy.c_str(), FALSE)) << "cannot copy the test program";
+  HKEY key = nullptr;
+  ASSERT_EQ(RegCreateKeyExA(HKEY_CURRENT_USER, "Software\\Wine\\AppDefaults\\triton_kernel_registry_child.exe", 0,
+                            nullptr, 0, KEY_SET_VALUE, nullptr, &key, nullptr),
+            ERROR_SUCCESS);
+  const char win10[] = "win10";
+  RegSetValueExA(key, "Version", 0, REG_SZ, reinterpret_cast<const BYTE*>(win10), sizeof(win10));
+  RegCloseKey(key);
+  std::string cmd = "\"" + copy + "\" --registry";
+  STARTUPINFOA si{};
+  si.cb = sizeof(si);
+  PROCESS_INFORMATION pi{};
+  ASSERT_TRUE(CreateProcessA(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi));
+  WaitForSingleObject(pi.hProcess, 120000);
+  DWORD code = 3;
+  GetExitCodeProcess(pi.hProcess, &code);
+  CloseHandle(pi.hProcess);
+  CloseHandle(pi.hThread);
+  DeleteFileA(copy.c_str());
+  EXPECT_EQ(code, 0u) << "cases with the wrong transport (or the child could not run as Windows 10): see its output";
+}
+
 }  // namespace
 }  // namespace triton::test
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--registry") == 0)
+    return triton::test::registryCases();
   if (argc == 4 && std::strcmp(argv[1], "--render") == 0) {
     // A render child: the parent's server (NPT_SERVER, TRITON_TARGET_D3D11 inherited).
     return triton::test::renderChild(argv[2], argv[3]);

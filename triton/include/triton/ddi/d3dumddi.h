@@ -19,7 +19,60 @@ struct D3DDDICB_QUERYADAPTERINFO {
 };
 
 struct D3DDDICB_GETMULTISAMPLEMETHODLIST;
-struct D3DDDICB_QUERYADAPTERINFO2;
+
+// pfnQueryAdapterInfoCb2 (Windows 10 1803, WDDM 2.4 runtimes): Triton uses the registry
+// query, to read its settings from the adapter's software key (the INF's HKR values).
+enum D3DDDI_QUERYADAPTERTYPE : UINT {
+  D3DDDI_QUERYADAPTERTYPE_DRIVERPRIVATE = 0,
+  D3DDDI_QUERYADAPTERTYPE_QUERYREGISTRY = 1,
+  D3DDDI_QUERYADAPTERTYPE_APPLICATIONSPECIFICDRIVERBLOB = 2,
+};
+struct D3DDDICB_QUERYADAPTERINFO2 {
+  D3DDDI_QUERYADAPTERTYPE QueryType;
+  void* pPrivateDriverData;
+  UINT PrivateDriverDataSize;
+};
+
+// d3dukmdt.h's registry query, the private data of a QUERYREGISTRY query.
+enum D3DDDI_QUERYREGISTRY_TYPE : UINT {
+  D3DDDI_QUERYREGISTRY_SERVICEKEY = 0,
+  D3DDDI_QUERYREGISTRY_ADAPTERKEY = 1,   // the driver's software key
+  D3DDDI_QUERYREGISTRY_DRIVERSTOREPATH = 2,
+  D3DDDI_QUERYREGISTRY_DRIVERIMAGEPATH = 3,
+};
+enum D3DDDI_QUERYREGISTRY_STATUS : UINT {
+  D3DDDI_QUERYREGISTRY_STATUS_SUCCESS = 0,
+  D3DDDI_QUERYREGISTRY_STATUS_BUFFER_OVERFLOW = 1,
+  D3DDDI_QUERYREGISTRY_STATUS_FAIL = 2,
+};
+struct D3DDDI_QUERYREGISTRY_FLAGS {
+  UINT Value;   // TranslatePath:1 MutableValue:1 Reserved:30
+};
+#if defined(_WIN32)
+using D3DDDI_REGISTRY_WCHAR = wchar_t;   // WCHAR
+#else
+using D3DDDI_REGISTRY_WCHAR = char16_t;
+#endif
+inline constexpr UINT D3DDDI_QUERYREGISTRY_MAX_PATH = 260;   // MAX_PATH
+struct D3DDDI_QUERYREGISTRY_INFO {
+  D3DDDI_QUERYREGISTRY_TYPE QueryType;
+  D3DDDI_QUERYREGISTRY_FLAGS QueryFlags;
+  D3DDDI_REGISTRY_WCHAR ValueName[D3DDDI_QUERYREGISTRY_MAX_PATH];
+  UINT ValueType;                   // REG_SZ, REG_DWORD, ...
+  UINT PhysicalAdapterIndex;
+  UINT OutputValueSize;             // out: bytes of the value, also when they did not fit
+  D3DDDI_QUERYREGISTRY_STATUS Status;
+  union {                           // D3DKMT_ALIGN64: 8-aligned on x86 too
+    UINT OutputDword;
+    alignas(8) UINT64 OutputQword;
+    D3DDDI_REGISTRY_WCHAR OutputString[1];
+    BYTE OutputBinary[1];
+  };
+};
+static_assert(sizeof(D3DDDI_REGISTRY_WCHAR) == 2);
+static_assert(offsetof(D3DDDI_QUERYREGISTRY_INFO, ValueType) == 528 &&
+              offsetof(D3DDDI_QUERYREGISTRY_INFO, Status) == 540 &&
+              offsetof(D3DDDI_QUERYREGISTRY_INFO, OutputDword) == 544 && sizeof(D3DDDI_QUERYREGISTRY_INFO) == 552);
 
 using PFND3DDDI_QUERYADAPTERINFOCB = HRESULT(TRITON_CALLBACK*)(HANDLE hAdapter, const D3DDDICB_QUERYADAPTERINFO*);
 using PFND3DDDI_GETMULTISAMPLEMETHODLISTCB = HRESULT(TRITON_CALLBACK*)(HANDLE hAdapter, D3DDDICB_GETMULTISAMPLEMETHODLIST*);
