@@ -140,7 +140,8 @@ TEST_F(DriverVersions, TheDxgiTableFollowsTheRuntimesLevel) {
     EXPECT_EQ(filled(harness::tableEntries(resolve.dxgi1_0)), std::vector<bool>(7, false));
   }
   const std::vector<UINT64> versions = adapter.supportedVersions();
-  if (!versions.empty() && versions.front() >> 32 == ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION) {
+  // The 11.1 interface is listed (after the WDDM 2.1, 2.0 and 1.3 ones) when the target has 11.1.
+  if (!versions.empty() && versions.front() >> 32 == ddi::D3DWDDM2_1_DDI_INTERFACE_VERSION) {
     harness::Device device;
     ASSERT_EQ(device.create(adapter, kD3D11_1.interfaceVersion, kD3D11_1.version & 0xffff0000u,
                             ddi::D3D11DDI_3DPIPELINELEVEL_10_0),
@@ -173,7 +174,7 @@ TEST_F(DriverVersions, RefusesInterfacesItDoesNotList) {
   }
   // WDDM 1.3 is listed at build 1: a build-0 runtime is refused.
   if (!adapter.supportedVersions().empty() &&
-      adapter.supportedVersions().front() >> 32 == ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION)
+      adapter.supportedVersions().front() >> 32 == ddi::D3DWDDM2_1_DDI_INTERFACE_VERSION)
     for (UINT build : {0u, 1u}) {
       const ddi::D3D10DDIARG_CALCPRIVATEDEVICESIZE args{ddi::D3DWDDM1_3_DDI_INTERFACE_VERSION,
                                                         harness::runtimeVersion(build, ddi::DXGI_OFFER_RECLAIM), 0};
