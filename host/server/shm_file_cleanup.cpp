@@ -2,10 +2,12 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 namespace npt::server {
@@ -40,6 +42,16 @@ std::string server_of_context_file(const std::string& name) {
       !all_digits(name, context_end + 2, name.size()))
     return {};
   return name.substr(prefix.size(), pid_end - prefix.size());
+}
+
+// A file of a server that runs in another pid namespace (containers sharing /dev/shm)
+// looks like a dead server's; a live one's files exist only until its guest maps them
+// (seconds), so only files unchanged this long go, as the sharing registry's stale files.
+constexpr time_t kStaleAfterSeconds = 60;
+
+bool old_enough(const std::string& name) {
+  struct stat st{};
+  return ::stat((kShmDir + name).c_str(), &st) == 0 && std::time(nullptr) - st.st_mtime >= kStaleAfterSeconds;
 }
 
 bool process_runs(const std::string& pid_text) {
@@ -87,7 +99,7 @@ uint32_t remove_context_shm_files(const std::string& context_path) {
 uint32_t remove_shm_files_of_dead_servers() {
   return unlink_all(shm_names([](const std::string& name) {
     const std::string server = server_of_context_file(name);
-    return !server.empty() && !process_runs(server);
+    return !server.empty() && !process_runs(server) && old_enough(name);
   }));
 }
 

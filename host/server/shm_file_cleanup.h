@@ -15,8 +15,8 @@ namespace npt::server {
 uint32_t remove_context_shm_files(const std::string& context_path);
 
 // Removes the context and region files of servers that no longer run (the pid in the
-// name names no process); at a server's start, as sharing::Registry does for the sharing
-// files of dead instances. A guest of a dead server that still maps one keeps its memory
+// name names no process) unchanged for a minute; at a server's start, as sharing::Registry
+// does for the sharing files of dead instances. A guest of a dead server that still maps one keeps its memory
 // (unlink removes the name only). Returns how many files went.
 uint32_t remove_shm_files_of_dead_servers();
 
