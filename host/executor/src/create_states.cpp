@@ -274,6 +274,7 @@ void Executor::createDeferredContext(const char* method, ObjectId self, UINT fla
     return;
   }
   insert(id, ObjectType::DeviceContext, context, owner, 0, contextState(context, true));
+  noteDeferredContextCreated(id);   // shared-resource write tracking (sharing_writes.cpp)
 }
 
 void Executor::ID3D11Device_CreateDeferredContext(ObjectId self, UINT ContextFlags, ObjectId ppDeferredContext) {

@@ -180,6 +180,12 @@ void Executor::noteBoundOutputWrites(ObjectId self, ID3D11DeviceContext* context
   }
 }
 
+void Executor::noteDeferredContextCreated(ObjectId id) {
+  // Without sharing state nothing is tracked yet: the context is first seen at its first
+  // write after tracking begins, and what it recorded before is unknown.
+  if (m_sharing) m_sharing->deferredWrites[id].complete = true;
+}
+
 void Executor::noteCommandListFinished(ObjectId self, ObjectId list) {
   if (!m_sharing) return;
   SharingState& state = *m_sharing;

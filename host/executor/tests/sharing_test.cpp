@@ -228,7 +228,7 @@ TEST_F(SharingTest, ACommandListWritesWhenItIsExecuted) {
     creator.h.runOk();
     return list;
   };
-  // The first recording began before the deferred context was seen: a known list follows.
+  // Two lists of one deferred context (created after sharing began: both are known).
   const protocol::ObjectId first = record(1);
   const protocol::ObjectId second = record(0);
   const uint64_t before = copies(handle);
@@ -245,6 +245,29 @@ TEST_F(SharingTest, ACommandListWritesWhenItIsExecuted) {
   creator.flush();
   opener.afterBatch();
   EXPECT_EQ(opener.texel(opened), rgba(1, 0, 1));
+  EXPECT_FALSE(creator.h.executor().isFatal());
+}
+
+// A deferred context created while this context tracks writes (a resource is shared
+// already) records known lists from the start: its first list writes only what it wrote.
+TEST_F(SharingTest, ADeferredContextCreatedAfterSharingIsKnownFromItsFirstList) {
+  const protocol::ObjectId written = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId untouched = creator.sharedTexture(D3D11_RESOURCE_MISC_SHARED);
+  const protocol::ObjectId view = creator.renderTarget(written);
+  const UINT64 writtenHandle = creator.sharedHandle(written), untouchedHandle = creator.sharedHandle(untouched);
+  const protocol::ObjectId deferred = creator.h.newId(), list = creator.h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDeferredContext(creator.h.w(), creator.device, 0, deferred));
+  creator.h.runOk();
+  creator.clear(view, 1, 0, 1, deferred);
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_FinishCommandList(creator.h.w(), deferred, FALSE, list));
+  creator.h.runOk();
+  creator.flush();
+  const uint64_t writtenBefore = copies(writtenHandle), untouchedBefore = copies(untouchedHandle);
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ExecuteCommandList(creator.h.w(), creator.context, list, FALSE));
+  creator.h.runOk();
+  creator.flush();
+  EXPECT_EQ(copies(writtenHandle), writtenBefore + 1);
+  EXPECT_EQ(copies(untouchedHandle), untouchedBefore) << "the first list of a deferred context wrote everything";
   EXPECT_FALSE(creator.h.executor().isFatal());
 }
 

@@ -487,6 +487,8 @@ private:
   // Draws (dispatch false) and dispatches: the outputs bound on `context`.
   void noteBoundOutputWrites(ObjectId self, ID3D11DeviceContext* context, bool dispatch);
   void noteCommandListFinished(ObjectId self, ObjectId list);
+  // A deferred context created while writes are tracked: everything it records is known.
+  void noteDeferredContextCreated(ObjectId id);
   void noteCommandListExecuted(ObjectId self, ID3D11DeviceContext* context, ObjectId list);
   void markSharedWritten(ID3D11Resource* resource);
   DeferredRecord* deferredRecordOf(ObjectId self, ID3D11DeviceContext* context);
