@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "default_geometry.h"
 #include "external_transport.h"
 #include "log.h"
 #include "npt/protocol/control.h"
@@ -17,8 +18,6 @@ std::mutex g_runtimeMutex;
 Runtime* g_runtime = nullptr;
 
 constexpr protocol::ObjectId kMaxObjectId = (1u << 24) - 1;
-// Rings for deferred contexts besides ring 0 (each ring is ring_size of shared memory).
-constexpr uint32_t kDeferredRings = 4;
 
 }
 
@@ -36,19 +35,7 @@ std::string serverRendezvousPath(const char* npt_server) {
   return path;
 }
 
-transport::Geometry Runtime::defaultGeometry() {
-  transport::Geometry g;
-  // Ring 0 for the devices and immediate contexts, four for deferred contexts: threads
-  // recording deferred contexts each write a ring of their own (issue 12).
-  g.ring_count = 1 + kDeferredRings;
-  g.ring_size = 4u << 20;
-  g.reply_slot_count = 8;
-  g.reply_slot_size = 1u << 20;     // the largest reply the server allows: Map readbacks
-  g.push_slot_count = 1024;
-  g.fence_count = 64;
-  g.bulk_size = 64ull << 20;
-  return g;
-}
+transport::Geometry Runtime::defaultGeometry() { return npt::guest::defaultGeometry(); }
 
 Runtime::Runtime(std::unique_ptr<transport::GuestConnection> connection)
 : m_connection(std::move(connection)), m_caps(HostCaps::defaults()) {

@@ -59,6 +59,9 @@ public:
   Counts counts() const;
   // The server context's memory (blob 0), null before CreateContext.
   uint8_t* blob0() const { return connection_ ? connection_->shared_base() : nullptr; }
+  // The process id of the server's worker for the context (0 before CreateContext): a test
+  // that ends its connection waits for it, so that no worker outlives the server.
+  uint32_t workerPid() const { return connection_ ? connection_->worker_pid() : 0; }
 
 private:
   KernelStatus queryCapset(CapsetBody& body);

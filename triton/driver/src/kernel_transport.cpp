@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "default_geometry.h"
 #include "external_transport.h"
 #include "log.h"
 #include "neptune/transport/layout.h"
@@ -23,18 +24,18 @@ namespace kc = triton::kernel;
 // A blob id per transport region id (CONTRACT.md, "Blob memory").
 static_assert(kc::kMaxBlobId + 1 == npt::transport::kMaxBulkRegions);
 
-// The geometry Triton asks the kernel for: the guest runtime's own
-// (guest/core/runtime.cpp, Runtime::defaultGeometry), which it would ask a server for:
-// ring 0 and four rings for deferred contexts.
+// The geometry Triton asks the kernel for: the guest runtime's own, which it would ask a
+// server for (guest/core/default_geometry.h: ring 0 and four rings for deferred contexts).
 kc::ContextGeometry requestedGeometry() {
+  const npt::transport::Geometry wanted = npt::guest::defaultGeometry();
   kc::ContextGeometry g{};
-  g.ring_count = 5;
-  g.ring_size = 4u << 20;
-  g.reply_slot_count = 8;
-  g.reply_slot_size = 1u << 20;
-  g.push_slot_count = 1024;
-  g.fence_count = 64;
-  g.bulk_size = 64ull << 20;
+  g.ring_count = wanted.ring_count;
+  g.ring_size = wanted.ring_size;
+  g.reply_slot_count = wanted.reply_slot_count;
+  g.reply_slot_size = wanted.reply_slot_size;
+  g.push_slot_count = wanted.push_slot_count;
+  g.fence_count = wanted.fence_count;
+  g.bulk_size = wanted.bulk_size;
   return g;
 }
 

@@ -7,6 +7,10 @@
 //   runtime's own socket connection (TRITON_TRANSPORT=socket) and once through the kernel
 //   callbacks (TRITON_TRANSPORT=kernel), each in a process of its own (one connection per
 //   process): the read-back bytes are identical.
+// * Bulk regions after creation: a 72 MiB upload and readbacks larger than a reply slot
+//   through the kernel path, the regions allocated, locked and freed as blobs 1..63.
+// * The transport chosen from the adapter key's TritonTransport (the INF's), the
+//   environment overriding it.
 // * The fake kernel's answers to malformed escapes and allocations (the documented
 //   statuses), and Triton's refusal of a kernel that answers the contract wrongly.
 //
@@ -441,10 +445,8 @@ TEST(FakeKernelEscapes, MalformedHeadersAreAnsweredWithTheirStatus) {
 }
 
 TEST(FakeKernelEscapes, ContextEscapesCheckEveryField) {
-  // Kept until the process ends, as a guest runtime keeps its connection: a context whose
-  // guest left just before the test environment terminates the server was seen to leave
-  // its worker running under Wine (holding the test's output open).
-  kc::FakeKernel& kernel = *new kc::FakeKernel(serverAddress());
+  auto owned = std::make_unique<kc::FakeKernel>(serverAddress());
+  kc::FakeKernel& kernel = *owned;
   kc::CapsetBody capset{kc::escapeHeader(kc::EscapeCode::QueryCapset)};
   ASSERT_EQ(statusOf(send(kernel, capset)), kc::KernelStatus::Ok);
   EXPECT_EQ(capset.capset.capset_id, kc::kNeptuneCapsetId);
@@ -547,6 +549,16 @@ TEST(FakeKernelEscapes, ContextEscapesCheckEveryField) {
   EXPECT_EQ(statusOf(send(kernel, destroy)), kc::KernelStatus::Ok);
   EXPECT_EQ(statusOf(send(kernel, destroy)), kc::KernelStatus::NoContext) << "destroyed twice";
   EXPECT_EQ(waitFor(0, 0, 10), kc::KernelStatus::NoContext);
+
+  // The connection ends here, and the test waits for the server's worker to follow it:
+  // a worker whose guest left just before the test environment terminated the server was
+  // seen to outlive it under Wine, holding the test's output open (meson then waited).
+  HANDLE worker = OpenProcess(SYNCHRONIZE, FALSE, kernel.workerPid());
+  owned.reset();
+  if (worker) {
+    EXPECT_EQ(WaitForSingleObject(worker, 10000), WAIT_OBJECT_0) << "the worker outlived its guest";
+    CloseHandle(worker);
+  }
 }
 
 // --- Triton facing a kernel that answers the contract wrongly ----------------------------
