@@ -294,23 +294,10 @@ TEST(Win32ServerWorkers, WorkerEndsWhenItsGuestDisconnects) {
   EXPECT_TRUE(server.running());
 }
 
+// Workers end with a terminated server, idle or busy: a worker inside a long command never
+// looks at its parent, and one left running holds its guest's mapping and, in a test, the
+// output pipe the test runner waits on.
 TEST(Win32ServerWorkers, WorkersEndWithTheServer) {
-  Win32ServerProcess server;
-  ASSERT_TRUE(server.running());
-  std::unique_ptr<GuestConnection> a, b;
-  ASSERT_EQ(server.connect(&a), kOk);
-  ASSERT_EQ(server.connect(&b), kOk);
-  ASSERT_TRUE(echo_ok(*a, 0, 1));
-  ASSERT_TRUE(echo_ok(*b, 0, 1));
-  server.kill();
-  EXPECT_TRUE(process_ends_within(a->worker_pid(), 3000));
-  EXPECT_TRUE(process_ends_within(b->worker_pid(), 3000));
-}
-
-// A worker inside a long command never looks at its parent: it must end with a terminated
-// server all the same (a worker left running holds its guest's mapping and, in a test, the
-// whole process tree the test runner waits for).
-TEST(Win32ServerWorkers, BusyWorkersEndWithTheServer) {
   Win32ServerProcess server;
   ASSERT_TRUE(server.running());
   std::unique_ptr<GuestConnection> busy, idle;
@@ -318,26 +305,25 @@ TEST(Win32ServerWorkers, BusyWorkersEndWithTheServer) {
   ASSERT_EQ(server.connect(&idle), kOk);
   ASSERT_TRUE(echo_ok(*busy, 0, 1));
   ASSERT_TRUE(echo_ok(*idle, 0, 1));
-  const DWORD busy_worker = busy->worker_pid(), idle_worker = idle->worker_pid();
-  HANDLE worker = OpenProcess(SYNCHRONIZE, FALSE, busy_worker);
-  ASSERT_NE(worker, nullptr);
+  HANDLE busy_worker = OpenProcess(SYNCHRONIZE, FALSE, busy->worker_pid());
+  ASSERT_NE(busy_worker, nullptr);
   const uint64_t started = now_ns();
   {
-    // 30 s inside one command (beyond the default watchdog's judgement here: it is sleeping).
+    // 30 s inside one command (the default watchdog does not judge it: it is sleeping).
     BlockedCall call(*busy, 30000);
     Sleep(300);
-    ASSERT_EQ(WaitForSingleObject(worker, 0), DWORD(WAIT_TIMEOUT)) << "the worker is inside its command";
+    ASSERT_EQ(WaitForSingleObject(busy_worker, 0), DWORD(WAIT_TIMEOUT)) << "the worker is inside its command";
     const uint64_t killed_at = now_ns();
     server.kill();
-    const bool ended = WaitForSingleObject(worker, 3000) == WAIT_OBJECT_0;
+    const bool ended = WaitForSingleObject(busy_worker, 3000) == WAIT_OBJECT_0;
     const double ms = double(now_ns() - killed_at) / 1e6;
     EXPECT_TRUE(ended) << "the busy worker still runs " << ms << " ms after the server was terminated";
     std::printf("busy worker: ended %.1f ms after TerminateProcess of the server\n", ms);
     call.wait();
     EXPECT_EQ(call.result.load(), kDeviceRemoved);
   }
-  CloseHandle(worker);
-  EXPECT_TRUE(process_ends_within(idle_worker, 3000));
+  CloseHandle(busy_worker);
+  EXPECT_TRUE(process_ends_within(idle->worker_pid(), 3000));
   EXPECT_LT((now_ns() - started) / 1000000, 10000u) << "nothing waited for the 30 s command";
 }
 
