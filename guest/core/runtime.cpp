@@ -9,6 +9,7 @@
 #include "npt/protocol/control.h"
 #include "npt/protocol/wire.h"
 #include "npt_identity.h"
+#include "server_rendezvous.h"
 
 namespace npt::guest {
 
@@ -19,20 +20,6 @@ Runtime* g_runtime = nullptr;
 
 constexpr protocol::ObjectId kMaxObjectId = (1u << 24) - 1;
 
-}
-
-std::string serverRendezvousPath(const char* npt_server) {
-  std::string path = npt_server ? npt_server : "";
-  // A Unix path reaches a Linux server's files through Wine's Z: drive.
-  if (!path.empty() && path[0] == '/')
-    path = "Z:" + path;
-  for (char& c : path)
-    if (c == '/')
-      c = '\\';
-  const std::string suffix = ".tcp";
-  if (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
-    path += suffix;
-  return path;
 }
 
 transport::Geometry Runtime::defaultGeometry() { return npt::guest::defaultGeometry(); }

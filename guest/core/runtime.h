@@ -87,7 +87,4 @@ private:
   uint32_t m_nextPushSlot = 0;
 };
 
-// The server address NPT_SERVER names, as the transport's connect() expects it.
-std::string serverRendezvousPath(const char* npt_server);
-
 }

@@ -9,25 +9,7 @@
 #include <string>
 
 #include "fake_kernel.h"
-
-namespace {
-
-// The server's rendezvous file, by the guest runtime's rule (guest/core/runtime.cpp,
-// serverRendezvousPath): a Unix path through Wine's Z: drive, "<path>.tcp".
-std::string rendezvousOf(const char* server) {
-  std::string path = server;
-  if (!path.empty() && path[0] == '/')
-    path = "Z:" + path;
-  for (char& c : path)
-    if (c == '/')
-      c = '\\';
-  const std::string suffix = ".tcp";
-  if (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
-    path += suffix;
-  return path;
-}
-
-}  // namespace
+#include "server_rendezvous.h"
 
 // Fills *callbacks with the fake kernel's escape/allocate/deallocate/lock/unlock for the
 // server NPT_SERVER names, and removes NPT_SERVER from the process's environment: only the
@@ -41,7 +23,7 @@ extern "C" __declspec(dllexport) HRESULT TritonFakeKernelCallbacks(triton::ddi::
     const char* server = std::getenv("NPT_SERVER");
     if (!server || !*server)
       return E_FAIL;
-    kernel = new triton::kernel::FakeKernel(rendezvousOf(server));
+    kernel = new triton::kernel::FakeKernel(npt::guest::serverRendezvousPath(server));
     _putenv_s("NPT_SERVER", "");
     SetEnvironmentVariableA("NPT_SERVER", nullptr);
   }
