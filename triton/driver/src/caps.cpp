@@ -1,5 +1,6 @@
 // GetCaps: every D3D10_2DDICAPS_TYPE up to D3D11.1, answered from the target device's
-// own feature data (the probe device of the adapter), the two WDDM 1.3 types, which
+// own feature data (the probe device of the adapter; the floor before the kernel
+// transport's first device), the two WDDM 1.3 types, which
 // report tiled resources and profile markers absent, and the WDDM 2.0 types, which
 // report conservative rasterization, texture layouts and GPU virtual addresses absent.
 
@@ -15,10 +16,12 @@ namespace ddi = triton::ddi;
 
 namespace {
 
+// Without a device (the kernel transport before its first device) every feature is
+// absent: the floor any host reaches, which later answers only widen.
 template <class Data>
 bool feature(ID3D11Device* device, D3D11_FEATURE id, Data& data) {
   std::memset(&data, 0, sizeof(data));
-  return SUCCEEDED(device->CheckFeatureSupport(id, &data, sizeof(data)));
+  return device && SUCCEEDED(device->CheckFeatureSupport(id, &data, sizeof(data)));
 }
 
 template <class Out>
@@ -37,10 +40,14 @@ HRESULT TRITON_APIENTRY getCaps(ddi::D3D10DDI_HADAPTER hAdapter, const ddi::D3D1
   Adapter* adapter = adapterOf(hAdapter);
   if (!adapter || !args)
     return E_INVALIDARG;
+  // The kernel transport reaches the host only through a device's callbacks, and the
+  // runtime asks for caps before its first CreateDevice (the pipeline level it may ask
+  // for, threading): those are answered from the floor (feature() above, and the
+  // pipeline levels the Neptune guest runtime guarantees), not refused.
   TargetDevice* target = adapter->probe();
-  if (!target)
+  if (!target && !awaitingKernelContext())
     return E_FAIL;
-  ID3D11Device* device = target->device();
+  ID3D11Device* device = target ? target->device() : nullptr;
 
   switch (args->Type) {
     case ddi::D3D11DDICAPS_THREADING: {

@@ -237,6 +237,36 @@ bool largeTransfers(harness::Adapter& adapter, std::string& error) {
 
 // The child process: renders with one transport and writes the frames to `out`.
 // Exit status: 0 done, 77 corpus missing, 1 failure (the reason on stderr).
+// The runtime asks for caps before its first CreateDevice; on the kernel path no context
+// exists yet, so Triton answers from the floor: every pipeline level up to 11_1, driver
+// command lists but no free-threaded creation, no optional shader features.
+bool capsBeforeTheFirstDevice(harness::Adapter& adapter, std::string& error) {
+  ddi::D3D11DDI_3DPIPELINESUPPORT_CAPS pipelines{};
+  ddi::D3D11DDI_THREADING_CAPS threading{};
+  ddi::D3D11DDI_SHADER_CAPS shader{~0u};
+  ddi::D3D11_1DDI_D3D11_OPTIONS_DATA options{};
+  const HRESULT hr[] = {
+      adapter.getCaps(ddi::D3D11DDICAPS_3DPIPELINESUPPORT, &pipelines, sizeof(pipelines)),
+      adapter.getCaps(ddi::D3D11DDICAPS_THREADING, &threading, sizeof(threading)),
+      adapter.getCaps(ddi::D3D11DDICAPS_SHADER, &shader, sizeof(shader)),
+      adapter.getCaps(ddi::D3D11_1DDICAPS_D3D11_OPTIONS, &options, sizeof(options)),
+  };
+  for (HRESULT each : hr)
+    if (FAILED(each)) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "GetCaps before the first device: 0x%08lx", static_cast<unsigned long>(each));
+      error = text;
+      return false;
+    }
+  const UINT level11_1 = ddi::D3D11DDI_ENCODE_3DPIPELINESUPPORT_CAP(ddi::D3D11_1DDI_3DPIPELINELEVEL_11_1);
+  if (!(pipelines.Caps & level11_1) || threading.Caps != ddi::D3D11DDICAPS_COMMANDLISTS_BUILD_2 ||
+      shader.Caps != 0 || options.OutputMergerLogicOp) {
+    error = "GetCaps before the first device did not answer the floor";
+    return false;
+  }
+  return true;
+}
+
 int renderChild(const std::string& mode, const std::string& out) {
   // Triton's target: the Neptune guest runtime the test was given.
   if (const char* target = std::getenv("NPT_TEST_D3D11")) {
@@ -264,7 +294,8 @@ int renderChild(const std::string& mode, const std::string& out) {
       std::fprintf(stderr, "cannot load the driver %s\n", driverPath().c_str());
       return 1;
     }
-    ok = large ? largeTransfers(adapter, error) : renderFrames(adapter, frames, error);
+    ok = !kernel || capsBeforeTheFirstDevice(adapter, error);
+    ok = ok && (large ? largeTransfers(adapter, error) : renderFrames(adapter, frames, error));
     // The owner device is gone, and with it the context: no later device reaches the
     // guest runtime again (CONTRACT.md, "Lifetime").
     if (ok && kernel) {
