@@ -169,8 +169,9 @@ void raw_handshake(const ServerProcess& server, Hello hello, RawAnswer* answer,
     hello.hello_size = uint32_t(sizeof(hello) + extra);
   ASSERT_TRUE(socket.send_all(&hello, sizeof(hello)));
   std::vector<uint8_t> tail(extra, 0xEE);
-  if (extra)
+  if (extra) {
     ASSERT_TRUE(socket.send_all(tail.data(), tail.size()));
+  }
   answer->answered = socket.recv_with_fd(&answer->welcome, bytes, &answer->fd, 5000);
   answer->welcome.message[sizeof(answer->welcome.message) - 1] = 0;
 }
