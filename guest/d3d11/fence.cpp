@@ -2,6 +2,7 @@
 
 #include "log.h"
 #include "shared_handle.h"
+#include "shared_resource.h"
 
 namespace npt::guest {
 
@@ -159,19 +160,7 @@ HRESULT Fence::open(Device* device, HANDLE handle, REFIID iid, void** out) {
 KeepCallbacks Fence::keepCallbacks() {
   addRefPrivate();
   m_parent->addRefPrivate();
-  Device* device = m_parent;
-  Runtime* runtime = m_runtime;
-  const protocol::ObjectId id = m_id;
-  KeepCallbacks keep;
-  keep.closed = [device, id] {
-    device->record([&](Recorder& r) { return protocol::encode_SharedHandleClosed(r.writer(), id); });
-  };
-  keep.release = [this, device, runtime] {
-    releasePrivate();
-    device->releasePrivate();
-    runtime->stream().flush();   // the DestroyObject, if that was the last reference
-  };
-  return keep;
+  return keeperCallbacks(m_parent, m_id, [this] { releasePrivate(); });
 }
 
 HRESULT STDMETHODCALLTYPE Fence::QueryInterface(REFIID riid, void** object) {

@@ -83,25 +83,6 @@ std::function<void()> addRefPrivate(ID3D11Resource* resource) {
   return [texture] { texture->releasePrivate(); };
 }
 
-// What a keeper of `id` (a resource of `device`, which holds a private reference) does
-// once the applications' handles are gone (shared_handle.h).
-KeepCallbacks keepCallbacks(Device* device, protocol::ObjectId id, std::function<void()> release) {
-  Runtime* runtime = device->runtime();
-  KeepCallbacks keep;
-  keep.closed = [device, id] {
-    device->record([&](Recorder& r) { return protocol::encode_SharedHandleClosed(r.writer(), id); });
-  };
-  // The resource's destructor still reads its device's statistics: the device goes last.
-  // Its DestroyObject must reach the host now (no further call of the application's may
-  // come to flush it): the registry entry goes with the host's resource.
-  keep.release = [release, device, runtime] {
-    release();
-    device->releasePrivate();
-    runtime->stream().flush();
-  };
-  return keep;
-}
-
 }  // namespace
 
 HRESULT createResourceNtHandle(ID3D11Resource* resource, UINT64 registryValue, const SECURITY_ATTRIBUTES* attributes,
@@ -112,7 +93,7 @@ HRESULT createResourceNtHandle(ID3D11Resource* resource, UINT64 registryValue, c
   // Private references: the application's counts stay as Windows reports them.
   std::function<void()> release = addRefPrivate(resource);
   device->addRefPrivate();
-  KeepCallbacks keep = keepCallbacks(device, resourceId(resource), std::move(release));
+  KeepCallbacks keep = keeperCallbacks(device, resourceId(resource), std::move(release));
   HRESULT hr = createSharedHandle(registryValue, attributes, access, name, keep, handle);
   if (FAILED(hr)) {
     keep.closed();   // the host counted the object this call did not make
@@ -223,7 +204,7 @@ HRESULT openSharedResource(Device* device, HANDLE handle, bool ntOpen, REFIID ii
     if (SUCCEEDED(static_cast<IUnknown*>(*out)->QueryInterface(__uuidof(ID3D11Resource), reinterpret_cast<void**>(&opened)))) {
       std::function<void()> release = addRefPrivate(opened);
       device->addRefPrivate();
-      KeepCallbacks keep = keepCallbacks(device, resourceId(opened), std::move(release));
+      KeepCallbacks keep = keeperCallbacks(device, resourceId(opened), std::move(release));
       if (!keepOpenedSharedHandle(handle, keep))
         keep.release();
       opened->Release();
@@ -254,6 +235,23 @@ HRESULT openSharedResourceByName(Device* device, LPCWSTR name, DWORD access, REF
   // just before this lookup opened the object (and marked it closed just after this
   // lookup read it), as good as not found.
   return hr == E_INVALIDARG ? HRESULT(0x80070002) : hr;
+}
+
+KeepCallbacks keeperCallbacks(Device* device, protocol::ObjectId id, std::function<void()> release) {
+  Runtime* runtime = device->runtime();
+  KeepCallbacks keep;
+  keep.closed = [device, id] {
+    device->record([&](Recorder& r) { return protocol::encode_SharedHandleClosed(r.writer(), id); });
+  };
+  // The object's destructor still reads its device's statistics: the device goes last.
+  // Its DestroyObject must reach the host now (no further call of the application's may
+  // come to flush it): the registry entry goes with the host's object.
+  keep.release = [release, device, runtime] {
+    release();
+    device->releasePrivate();
+    runtime->stream().flush();
+  };
+  return keep;
 }
 
 }  // namespace npt::guest

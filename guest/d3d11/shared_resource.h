@@ -2,6 +2,11 @@
 
 #include <d3d11_4.h>
 
+#include <functional>
+
+#include "npt/protocol/wire.h"
+#include "shared_handle.h"
+
 // Shared resources between processes (issue 10), guest side. The host keeps the
 // cross-context registry (host/sharing); every call here that involves it is one
 // synchronous round trip: handing out a handle, opening one, and each AcquireSync slice.
@@ -29,6 +34,12 @@ HRESULT createResourceNtHandle(ID3D11Resource* resource, UINT64 registryValue, c
 // until `milliseconds` (INFINITE: forever) and answers WAIT_TIMEOUT after it.
 HRESULT callSyncAcquireKeyedMutex(ID3D11Resource* resource, UINT64 key, DWORD milliseconds);
 HRESULT recordReleaseKeyedMutex(ID3D11Resource* resource, UINT64 key);
+
+// What a keeper of object `id` (a shared resource or fence of `device`; the caller took a
+// private reference on the device and, through `release`, on the object) does once the
+// applications' handles are gone (shared_handle.h): tells the host, then `release`, then
+// the device's reference.
+KeepCallbacks keeperCallbacks(Device* device, protocol::ObjectId id, std::function<void()> release);
 
 // ID3D11Device::OpenSharedResource (ntOpen false: a registry handle) and
 // OpenSharedResource1 (true: an NT handle of this process).
