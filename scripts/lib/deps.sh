@@ -10,6 +10,7 @@ NPT_DEBIAN_PACKAGES=(
   libgtest-dev googletest libbenchmark-dev libpng-dev libsdl2-dev
   clang libclang-rt-14-dev
   valgrind
+  qemu-system-x86 busybox-static
 )
 
 npt_missing_packages() {
