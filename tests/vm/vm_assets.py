@@ -8,6 +8,7 @@ used, and only an empty cache makes apt fetch lists into a private state directo
 Nothing is written to /etc/apt or the system's apt state.
 """
 
+import fcntl
 import lzma
 import os
 import re
@@ -212,70 +213,100 @@ def _kernel_release(package_name):
     return package_name[len(prefix):]
 
 
+def _fetched(release_dir):
+    """Whether a release's kernel, modules and busybox are in the cache."""
+    return (release_dir / "fetched").exists()
+
+
 def _newest_cached_release(cache):
-    releases = sorted(p.parent.name for p in cache.glob("*/initramfs.cpio"))
-    return releases[-1] if releases else None
+    fetched = [p.parent for p in cache.glob("*/fetched")]
+    return max(fetched, key=lambda p: p.stat().st_mtime).name if fetched else None
 
 
 def prepare(log=print):
-    """Kernel and initramfs for the current Debian kernel, fetched and built once."""
+    """Kernel and initramfs for the current Debian kernel, fetched once and reused."""
     cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
+    # Tests of the suite run in parallel: one fetches, the others wait and reuse.
+    with open(cache / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        release = _current_release(cache, log)
+        release_dir = cache / release
+        return VmAssets(release_dir / "kernel", _initramfs(release_dir, log), release)
+
+
+def _current_release(cache, log):
+    """The release linux-image-amd64 depends on now, fetched into the cache; when apt cannot
+    say or fetch it, the newest release already there."""
     apt = _Apt(cache)
+    cached = _newest_cached_release(cache)
     kernel_package = apt.candidate_depends(KERNEL_METAPACKAGE)
     if kernel_package is None:
-        cached = _newest_cached_release(cache)
         if cached is not None:
             log(f"apt has no {KERNEL_METAPACKAGE} candidate; using the cached kernel {cached}")
-            release_dir = cache / cached
-            return VmAssets(release_dir / "kernel", release_dir / "initramfs.cpio", cached)
+            return cached
         log("apt has no package lists; fetching them into a private apt state under the cache")
         apt.use_private_state()
         kernel_package = apt.candidate_depends(KERNEL_METAPACKAGE)
         if kernel_package is None:
             raise AssetError(f"apt knows no {KERNEL_METAPACKAGE} candidate")
-
     release = _kernel_release(kernel_package)
-    release_dir = cache / release
-    kernel = release_dir / "kernel"
-    initramfs = release_dir / "initramfs.cpio"
-    # The init script is part of the initramfs: a changed script means a new one.
-    stamp = release_dir / "init.sh"
-    if kernel.exists() and initramfs.exists() and stamp.exists() and stamp.read_bytes() == INIT_SCRIPT.read_bytes():
-        return VmAssets(kernel, initramfs, release)
+    if _fetched(cache / release):
+        return release
+    try:
+        _fetch(apt, kernel_package, release, cache / release, log)
+    except AssetError as error:
+        if cached is None:
+            raise
+        log(f"{error}\nusing the cached kernel {cached} instead")
+        return cached
+    return release
 
-    log(f"building the VM's boot files for {kernel_package} in {release_dir}")
-    with tempfile.TemporaryDirectory(dir=cache) as scratch:
+
+def _fetch(apt, kernel_package, release, release_dir, log):
+    log(f"fetching {kernel_package} and {BUSYBOX_PACKAGE} into {release_dir}")
+    with tempfile.TemporaryDirectory(dir=release_dir.parent) as scratch:
         scratch = Path(scratch)
         kernel_deb = apt.download(kernel_package, scratch)
         busybox_deb = apt.download(BUSYBOX_PACKAGE, scratch)
         _unpack_deb(kernel_deb, scratch / "kernel")
         _unpack_deb(busybox_deb, scratch / "busybox")
-        modules_root = scratch / "kernel" / "lib" / "modules" / release
-        modules = _module_load_order(modules_root, GUEST_MODULES)
+        modules = _module_load_order(scratch / "kernel" / "lib" / "modules" / release, GUEST_MODULES)
 
-        archive = _Cpio()
-        for directory in ("bin", "dev", "proc", "sys", "host", "results", "modules"):
-            archive.directory(directory)
-        # The kernel opens the initial console before init runs; devtmpfs comes later.
-        archive.character_device("dev/console", 5, 1)
-        archive.file("bin/busybox", (scratch / "busybox" / "bin" / "busybox").read_bytes(), executable=True)
-        archive.file("init", INIT_SCRIPT.read_bytes(), executable=True)
+        shutil.rmtree(release_dir, ignore_errors=True)
+        (release_dir / "modules").mkdir(parents=True)
         for index, module in enumerate(modules):
             # The numeric prefix is the load order the init script follows.
-            archive.file(f"modules/{index:02d}-{module.name}", module.read_bytes())
-
-        release_dir.mkdir(parents=True, exist_ok=True)
-        staging = release_dir / "initramfs.cpio.new"
-        staging.write_bytes(archive.bytes())
+            shutil.copyfile(module, release_dir / "modules" / f"{index:02d}-{module.name}")
+        shutil.copyfile(scratch / "busybox" / "bin" / "busybox", release_dir / "busybox")
         bzimage = (scratch / "kernel" / "boot" / f"vmlinuz-{release}").read_bytes()
         config = (scratch / "kernel" / "boot" / f"config-{release}").read_text(errors="replace")
-        (release_dir / "kernel.new").write_bytes(_uncompressed_kernel(bzimage, config) or bzimage)
-        os.replace(release_dir / "kernel.new", kernel)
-        os.replace(staging, initramfs)
-        shutil.copyfile(INIT_SCRIPT, stamp)
+        (release_dir / "kernel").write_bytes(_uncompressed_kernel(bzimage, config) or bzimage)
+        (release_dir / "fetched").touch()
     log(f"kernel {release}: modules {', '.join(m.stem for m in modules)}")
-    return VmAssets(kernel, initramfs, release)
+
+
+def _initramfs(release_dir, log):
+    """The initramfs of a fetched release, rebuilt whenever the init script changed."""
+    initramfs = release_dir / "initramfs.cpio"
+    stamp = release_dir / "init.sh"
+    if initramfs.exists() and stamp.exists() and stamp.read_bytes() == INIT_SCRIPT.read_bytes():
+        return initramfs
+    archive = _Cpio()
+    for directory in ("bin", "dev", "proc", "sys", "host", "results", "modules"):
+        archive.directory(directory)
+    # The kernel opens the initial console before init runs; devtmpfs comes later.
+    archive.character_device("dev/console", 5, 1)
+    archive.file("bin/busybox", (release_dir / "busybox").read_bytes(), executable=True)
+    archive.file("init", INIT_SCRIPT.read_bytes(), executable=True)
+    for module in sorted((release_dir / "modules").iterdir()):
+        archive.file(f"modules/{module.name}", module.read_bytes())
+    staging = release_dir / "initramfs.cpio.new"
+    staging.write_bytes(archive.bytes())
+    os.replace(staging, initramfs)
+    shutil.copyfile(INIT_SCRIPT, stamp)
+    log(f"built {initramfs}")
+    return initramfs
 
 
 if __name__ == "__main__":
