@@ -6,10 +6,10 @@ serves a shared-memory device from a file in /dev/shm; QEMU backs the VM's ivshm
 device with the same file. The guest program renders a frame and writes its readback:
 run on the host against the same device file it gives the reference, run in the VM
 (vm_render_guest.sh) it must give the same bytes. In the VM a second guest program is
-killed in the middle of its frames; its slot and its worker must be taken back within
+killed in the middle of its frame; its slot and its worker must be taken back within
 RECLAIM_LIMIT_S and a third program must render the same frame again.
 
-    vm_render_test.py GUEST_PROGRAM
+    vm_render_test.py GUEST_PROGRAM      (neptune-vm-frame, tools/vm-frame)
 
 Exit 0: passed; 77: skipped (no QEMU, or no Windows build: NPT_WIN_BUILD_DIR unset, as
 the other native tests that start Windows programs); anything else: failed.
@@ -52,20 +52,20 @@ def wait_for_file(path, vm, timeout_s):
 
 
 def run_on_host(guest, device_file, out, log):
-    env = dict(os.environ, NPT_TRANSPORT="ivshmem", NPT_IVSHMEM_DEVICE=str(device_file))
+    command = [str(guest), "--transport", "ivshmem", "--device", str(device_file), "--output", str(out)]
     with open(log, "wb") as log_file:
-        return subprocess.run([str(guest), "--out", str(out)], stdin=subprocess.DEVNULL, stdout=log_file,
-                              stderr=subprocess.STDOUT, env=env, timeout=HOST_RUN_TIMEOUT_S).returncode
+        return subprocess.run(command, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+                              timeout=HOST_RUN_TIMEOUT_S).returncode
 
 
 def check_reclaim(vm, results, device, server_windows_pid):
-    """Notes the endless program's slot, lets the guest kill it, times the slot's and the
+    """Notes the mid-frame program's slot, lets the guest kill it, times the slot's and the
     worker's return. Returns (error or None, seconds from the kill until both were back)."""
-    if not wait_for_file(results / "endless-running", vm, MARKER_TIMEOUT_S):
-        return "the guest never reported the endless program running", None
+    if not wait_for_file(results / "victim-paused", vm, MARKER_TIMEOUT_S):
+        return "the guest never reported its second program in the middle of its frame", None
     active = device.active_slots()
     if len(active) != 1:
-        return f"expected one active device slot while the endless program runs, found {active}", None
+        return f"expected one active device slot while the second program is paused, found {active}", None
     slot = active[0]
     if not wine_server.WineDeviceServer.worker_pids(server_windows_pid, slot["index"]):
         return f"no worker process for active slot {slot['index']}", None
@@ -132,7 +132,7 @@ def main():
         reclaim_error, reclaim_s = check_reclaim(vm, results, device, server_windows_pid)
         result = vm.wait()
         print(f"--- guest script ---\n{result.stdout}{result.stderr}---")
-        for name in ("guest-first.log", "guest-endless.log", "guest-second.log"):
+        for name in ("guest-first.log", "guest-victim.log", "guest-second.log"):
             path = results / name
             if path.exists():
                 print(f"--- {name} (last lines) ---\n" + "\n".join(path.read_text(errors="replace").splitlines()[-8:]))
@@ -155,7 +155,8 @@ def main():
               f"host run {host_run_s:.1f} s, VM boot {result.boot_s:.1f} s, VM {result.wall_s:.1f} s, "
               f"test wall {time.monotonic() - started:.1f} s")
         return 0
-    except (wine_server.ServerError, vm_run.VmError, subprocess.TimeoutExpired, ValueError) as error:
+    except (wine_server.ServerError, vm_run.VmError, vm_run.vm_assets.AssetError, subprocess.TimeoutExpired,
+            ValueError) as error:
         return fail(str(error))
     finally:
         if vm is not None:

@@ -110,6 +110,8 @@ def main():
         print(f"vm smoke: boot {result.boot_s:.1f} s, guest pattern seen {seen_after_s:.1f} s after start, "
               f"VM {result.wall_s:.1f} s, test wall {wall_s:.1f} s")
         return 0
+    except (vm_run.VmError, vm_run.vm_assets.AssetError) as error:
+        return fail(str(error))
     finally:
         vm.cleanup()
         region.close()
