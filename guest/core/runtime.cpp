@@ -74,12 +74,6 @@ HRESULT Runtime::acquire(Runtime** out) {
     *out = g_runtime;
     return g_runtime->m_connection->status() == transport::kOk ? S_OK : DXGI_ERROR_DEVICE_REMOVED;
   }
-  const char* server = std::getenv("NPT_SERVER");
-  if (!server || !*server) {
-    NPT_ERROR("NPT_SERVER is not set: no Neptune server to connect to (set it to the server's --socket path)");
-    return E_FAIL;
-  }
-  std::string address = serverRendezvousPath(server);
   std::unique_ptr<transport::GuestConnection> connection;
   std::string error;
   // The protocol this runtime's encoders were generated from: a server that decodes another
@@ -89,8 +83,27 @@ HRESULT Runtime::acquire(Runtime** out) {
   identity.minor = protocol::kProtocolMinor;
   identity.opcode_count = protocol::kOpcodeCount;
   identity.registry_hash = protocol::kRegistryHash;
-  transport::Status s =
-    transport::GuestConnection::connect(address.c_str(), defaultGeometry(), &connection, &error, identity);
+  std::string address;
+  transport::Status s;
+  const char* carrier = std::getenv("NPT_TRANSPORT");
+  if (carrier && !std::strcmp(carrier, "ivshmem")) {
+    // A shared-memory device (QEMU ivshmem) instead of a server socket.
+    const char* device = std::getenv("NPT_IVSHMEM_DEVICE");
+    address = device && *device ? device : transport::GuestConnection::find_ivshmem_device();
+    if (address.empty()) {
+      NPT_ERROR("NPT_TRANSPORT=ivshmem: no ivshmem device (1af4:1110) found; set NPT_IVSHMEM_DEVICE");
+      return E_FAIL;
+    }
+    s = transport::GuestConnection::connect_device(address.c_str(), defaultGeometry(), &connection, &error, identity);
+  } else {
+    const char* server = std::getenv("NPT_SERVER");
+    if (!server || !*server) {
+      NPT_ERROR("NPT_SERVER is not set: no Neptune server to connect to (set it to the server's --socket path)");
+      return E_FAIL;
+    }
+    address = serverRendezvousPath(server);
+    s = transport::GuestConnection::connect(address.c_str(), defaultGeometry(), &connection, &error, identity);
+  }
   if (s != transport::kOk) {
     NPT_ERROR("cannot connect to the Neptune server at %s: %s", address.c_str(), error.c_str());
     return s;

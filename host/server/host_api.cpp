@@ -57,7 +57,7 @@ public:
       return false;
     grant->name[sizeof(grant->name) - 1] = 0;
     grant->share = how;
-    return how == NPT_HOST_REGION_BY_NAME || how == NPT_HOST_REGION_BY_DESCRIPTOR;
+    return how == NPT_HOST_REGION_BY_NAME || how == NPT_HOST_REGION_BY_DESCRIPTOR || how == NPT_HOST_REGION_IN_DEVICE;
   }
   void mapped(uint32_t id) override {
     if (m_p.mapped)
@@ -72,7 +72,8 @@ private:
   npt_host_region_provider m_p;
 };
 
-static_assert(NPT_HOST_REGION_BY_NAME == kRegionByName && NPT_HOST_REGION_BY_DESCRIPTOR == kRegionByDescriptor);
+static_assert(NPT_HOST_REGION_BY_NAME == kRegionByName && NPT_HOST_REGION_BY_DESCRIPTOR == kRegionByDescriptor &&
+              NPT_HOST_REGION_IN_DEVICE == kRegionInDevice);
 
 struct npt_host_context {
   npt_host_geometry geometry;

@@ -7,11 +7,13 @@
 
 #if defined(_WIN32)
 #include <windows.h>
+#include "device_server.h"
 #include "server_win32.h"
 #include "sharing_cleanup.h"
 #include "worker_process_win32.h"
 #else
 #include <unistd.h>
+#include "device_server.h"
 #include "server.h"
 #endif
 
@@ -20,7 +22,13 @@ using namespace npt::server;
 static void usage() {
   std::fprintf(stderr,
     "usage: neptune-server --socket PATH [options]\n"
+    "       neptune-server --vm-shm FILE --size BYTES [options]\n"
     "  --socket PATH          UNIX socket guests connect to (PE guests under Wine use PATH.tcp)\n"
+    "  --vm-shm FILE          serve a shared-memory device instead (QEMU ivshmem's backing file,\n"
+    "                         e.g. /dev/shm/neptune-vm0; created if missing, never shrunk)\n"
+    "  --size BYTES           the device's size (512M, 1G, ...; a multiple of 64 KiB)\n"
+    "  --lease-ms N           a device slot whose guest renews no lease for N ms loses its\n"
+    "                         context (default 1000)\n"
     "  --no-tcp               no loopback TCP listener for PE guests\n"
     "  --dispatch executor|null|diag\n"
     "                         executor (default): decode, validate, run on the D3D11 backend\n"
@@ -82,6 +90,12 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--socket") config.socket_path = value();
+    else if (a == "--vm-shm") config.device_path = value();
+    else if (a == "--size") {
+      config.device_size = parse_device_size(value());
+      if (!config.device_size) { usage(); return 2; }
+    }
+    else if (a == "--lease-ms") config.lease_ms = uint32_t(std::strtoul(value(), nullptr, 0));
     else if (a == "--no-tcp") config.tcp = false;
     else if (a == "--dispatch") {
       std::string d = value();
@@ -110,7 +124,8 @@ int main(int argc, char** argv) {
     else if (a == "--watchdog-ms") config.watchdog_ms = uint32_t(std::strtoul(value(), nullptr, 0));
     else { usage(); return 2; }
   }
-  if (config.socket_path.empty()) {
+  // One or the other: a server serves guests on its socket or on a device.
+  if (config.socket_path.empty() == config.device_path.empty() || (!config.device_path.empty() && !config.device_size)) {
     usage();
     return 2;
   }
@@ -131,6 +146,14 @@ int main(int argc, char** argv) {
   std::snprintf(instance, sizeof(instance), "%d", int(::getpid()));
   ::setenv("NPT_SERVER_INSTANCE", instance, 1);
 #endif
+  if (!config.device_path.empty()) {
+    DeviceServer device(config);
+    if (!device.start())
+      return 1;
+    std::fprintf(stderr, "neptune-server: serving the device %s (%llu bytes)\n", config.device_path.c_str(),
+                 (unsigned long long)config.device_size);
+    return device.run();
+  }
 #if defined(_WIN32)
   Win32Server server(config);
 #else

@@ -22,6 +22,11 @@ struct ServerConfig {
   // A worker that makes no progress for this long is terminated and its context removed
   // (FatalReason::WorkerHung); 0 turns the watchdog off.
   uint32_t watchdog_ms = 30000;
+  // A shared-memory device (QEMU ivshmem) instead of the socket: its backing file, its
+  // size, and how long a slot's guest may leave its lease unrenewed (device_host.h).
+  std::string device_path;
+  uint64_t device_size = 0;
+  uint32_t lease_ms = 1000;
 };
 
 }

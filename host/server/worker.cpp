@@ -141,8 +141,37 @@ private:
 // Sleeps until the guest rings. Returns false once the guest has disconnected. Shared
 // fence values are mirrored after the doorbell is read and before sleeping, so a signal
 // the mirror missed rings after that read and the sleep ends at once.
-bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Executor* fences) {
+// Where a polling worker is in its back-off (WorkerParams::poll_doorbell).
+struct DoorbellPoll {
+  uint32_t pause_us = 50;
+  bool quiet = false;   // a whole slice passed without a ring
+};
+
+bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Executor* fences, DoorbellPoll* poll) {
   auto* control = reinterpret_cast<transport::ControlBlock*>(p.base);
+  if (p.poll_doorbell) {
+    uint32_t seen = transport::load_acquire(control->doorbell);
+    if (fences)
+      fences->pollQueries();
+    if (!npt_host_context_enter_idle(context))
+      return true;
+    // The guest's ring only moves the counter: look at it with growing pauses (one slice of
+    // 100 ms at most, for the progress word). A waker of this kernel (the shared-fence relay)
+    // still ends a pause at once.
+    const uint64_t end = transport::now_ns() + 100 * 1000000ull;
+    const uint32_t longest = poll->quiet ? kMaxIdleDoorbellPollUs : kMaxDoorbellPollUs;
+    while (transport::load_acquire(control->doorbell) == seen && transport::now_ns() < end) {
+      transport::address_wait(&control->doorbell, seen, poll->pause_us);
+      poll->pause_us = poll->pause_us * 2 > longest ? longest : poll->pause_us * 2;
+    }
+    npt_host_context_leave_idle(context);
+    if (transport::load_acquire(control->doorbell) != seen) {
+      *poll = DoorbellPoll();
+      return true;
+    }
+    poll->quiet = true;
+    return npt_host_context_has_work(context) != 0 || p.link->guest_alive();
+  }
   if (p.socket_wake) {
     if (fences)
       fences->pollQueries();
@@ -188,6 +217,7 @@ int run_worker(WorkerParams& p) {
   CpuTimeReporter cpu_reporter(p.cpu_ns);
   // Outlives the context, whose regions it holds.
   BulkRegions regions(p.regions_by_descriptor ? p.link.get() : nullptr, p.region_prefix);
+  DoorbellPoll doorbell_poll;
   DiagState diag;
   npt_host_context* context = nullptr;
   npt_host_dispatch_fn dispatch = p.dispatch == DispatchMode::Diag ? diag_dispatch : null_dispatch;
@@ -213,7 +243,9 @@ int run_worker(WorkerParams& p) {
     npt_host_context_set_waker(context, wake_guest, p.link.get());
   if (npt_host_context_attach_memory(context, p.base, p.size, p.worker_id) != 0)
     return 2;
-  if (p.regions_by_descriptor || !p.region_prefix.empty()) {
+  if (p.region_provider) {
+    npt_host_context_set_region_provider(context, p.region_provider);
+  } else if (p.regions_by_descriptor || !p.region_prefix.empty()) {
     npt_host_region_provider provider = regions.provider();
     npt_host_context_set_region_provider(context, &provider);
   }
@@ -290,7 +322,7 @@ int run_worker(WorkerParams& p) {
         fence_relay.reset();   // the last shared fence is gone: other contexts' signals no longer matter
       }
     }
-    if (!wait_for_doorbell(p, context, fences))
+    if (!wait_for_doorbell(p, context, fences, &doorbell_poll))
       break;
   }
   fence_relay.reset();

@@ -1,4 +1,5 @@
 #include "worker_process_win32.h"
+#include "device_regions.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -119,7 +120,13 @@ std::string WorkerLaunch::command_line(const std::string& exe) const {
                 dispatch_name(dispatch), spin_us, socket_wake ? 1 : 0,
                 uint64_t(uintptr_t(supervision)), uint64_t(uintptr_t(doorbell)), uint64_t(uintptr_t(quit)),
                 uint64_t(uintptr_t(wake_request)), uint64_t(uintptr_t(parent)));
-  return text;
+  std::string line = text;
+  if (device) {
+    std::snprintf(text, sizeof(text), " --device %u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, device_slot,
+                  device_offset, device_size, device_data_offset, uint64_t(uintptr_t(chunks)));
+    line += text;
+  }
+  return line;
 }
 
 bool WorkerLaunch::parse(int argc, char** argv, std::string* error) {
@@ -180,6 +187,15 @@ bool WorkerLaunch::parse(int argc, char** argv, std::string* error) {
         *targets[k] = reinterpret_cast<HANDLE>(uintptr_t(x[k]));
       }
       have_handles = true;
+    } else if (a == "--device") {
+      uint64_t x[5];
+      if (!parse_list(v, x, 5) || x[0] >= 64 || !x[4]) return fail("bad --device");
+      device = true;
+      device_slot = uint32_t(x[0]);
+      device_offset = x[1];
+      device_size = x[2];
+      device_data_offset = x[3];
+      chunks = reinterpret_cast<HANDLE>(uintptr_t(x[4]));
     } else {
       return fail("unknown worker option " + std::string(a));
     }
@@ -205,8 +221,21 @@ int worker_process_main(int argc, char** argv) {
     std::fprintf(stderr, "neptune-server --worker: mapping smaller than the geometry\n");
     return 2;
   }
+  if (launch.device && (launch.device_offset > launch.device_size || launch.size > launch.device_size - launch.device_offset)) {
+    std::fprintf(stderr, "neptune-server --worker: context outside the device\n");
+    return 2;
+  }
   HANDLE mapping = OpenFileMappingA(FILE_MAP_ALL_ACCESS, FALSE, launch.mapping_name.c_str());
-  void* base = mapping ? MapViewOfFile(mapping, FILE_MAP_ALL_ACCESS, 0, 0, size_t(launch.size)) : nullptr;
+  // A device context's worker maps the whole device: its regions are allocated inside it.
+  void* view = mapping ? MapViewOfFile(mapping, FILE_MAP_ALL_ACCESS, 0, 0,
+                                       size_t(launch.device ? launch.device_size : launch.size)) : nullptr;
+  void* base = view && launch.device ? static_cast<uint8_t*>(view) + launch.device_offset : view;
+  uint8_t* chunk_owners = launch.device ? static_cast<uint8_t*>(MapViewOfFile(
+      launch.chunks, FILE_MAP_ALL_ACCESS, 0, 0, size_t(DeviceChunks::table_bytes(launch.device_size)))) : nullptr;
+  if (launch.device && !chunk_owners) {
+    std::fprintf(stderr, "neptune-server --worker: cannot map the device's chunk table (%lu)\n", GetLastError());
+    return 2;
+  }
   auto* supervision = static_cast<WorkerSupervision*>(
       MapViewOfFile(launch.supervision, FILE_MAP_ALL_ACCESS, 0, 0, sizeof(WorkerSupervision)));
   if (!base || !supervision) {
@@ -229,6 +258,19 @@ int worker_process_main(int argc, char** argv) {
   p.progress = &supervision->progress;
   p.running = &supervision->running;
   p.cpu_ns = &supervision->cpu_ns;
+  std::unique_ptr<DeviceRegions> device_regions;
+  npt_host_region_provider device_provider = {};
+  if (launch.device) {
+    auto* device_base = static_cast<uint8_t*>(view);
+    device_regions = std::make_unique<DeviceRegions>(
+        device_base, DeviceChunks(chunk_owners, launch.device_data_offset, launch.device_size), launch.device_slot,
+        reinterpret_cast<transport::device::DeviceSlot*>(device_base + transport::device::kSlotsOffset +
+                                                         uint64_t(launch.device_slot) * transport::device::kSlotStride));
+    device_provider = device_regions->provider();
+    p.region_provider = &device_provider;
+    p.region_prefix.clear();
+    p.poll_doorbell = true;
+  }
   int status = run_worker(p);
   std::fflush(stderr);
   return status;

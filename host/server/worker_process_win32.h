@@ -39,6 +39,15 @@ struct WorkerLaunch {
   HANDLE quit = nullptr;           // parent -> worker: the guest is gone, end (manual-reset)
   HANDLE wake_request = nullptr;   // worker -> parent: send the guest a wake byte (auto-reset)
   HANDLE parent = nullptr;         // the server parent's process (SYNCHRONIZE)
+  // A context on a shared-memory device (device_server.h): mapping_name is the device's
+  // section (device_size bytes), the context lies at device_offset of it (size bytes), and
+  // its bulk regions come from the device chunks of its slot (owner table: chunks).
+  bool device = false;
+  uint32_t device_slot = 0;
+  uint64_t device_offset = 0;
+  uint64_t device_size = 0;
+  uint64_t device_data_offset = 0;
+  HANDLE chunks = nullptr;
 
   std::string command_line(const std::string& exe) const;
   // argv as main() received it, starting at "--worker"; false on anything malformed.

@@ -633,7 +633,11 @@ void GuestConnection::wait_fence_change(uint32_t index, uint64_t seen, uint32_t 
   // its high half is seen at the timeout.
   if (load_acquire(fences[index]) != seen)
     return;
-  address_wait(reinterpret_cast<const uint32_t*>(&fences[index]), uint32_t(seen), timeout_us);
+  m_channel->wait_word(reinterpret_cast<const uint32_t*>(&fences[index]), uint32_t(seen), timeout_us);
+}
+
+void GuestChannel::wait_word(const uint32_t* word, uint32_t expected, uint32_t timeout_us) {
+  address_wait(word, expected, timeout_us);
 }
 
 }

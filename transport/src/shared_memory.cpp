@@ -8,6 +8,7 @@
 #else
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -75,6 +76,18 @@ SharedMapping SharedMapping::map_path(const char* path, size_t size) {
   return m;
 }
 
+SharedMapping SharedMapping::map_file(const char* path) {
+  int fd = ::open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return SharedMapping();
+  struct stat st = {};
+  SharedMapping m;
+  if (::fstat(fd, &st) == 0 && st.st_size > 0)
+    m = map_fd(fd, size_t(st.st_size));
+  ::close(fd);
+  return m;
+}
+
 void SharedMapping::unmap() {
   if (m_base)
     ::munmap(m_base, m_size);
@@ -107,6 +120,31 @@ SharedMapping SharedMapping::map_path(const char* path, size_t size) {
   }
   m.m_base = static_cast<uint8_t*>(p);
   m.m_size = size;
+  m.m_mapping = mapping;
+  return m;
+}
+
+SharedMapping SharedMapping::map_file(const char* path) {
+  SharedMapping m;
+  HANDLE file = CreateFileA(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                            nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (file == INVALID_HANDLE_VALUE)
+    return m;
+  LARGE_INTEGER size = {};
+  if (!GetFileSizeEx(file, &size) || size.QuadPart <= 0) {
+    CloseHandle(file);
+    return m;
+  }
+  HANDLE mapping = CreateFileMappingA(file, nullptr, PAGE_READWRITE, 0, 0, nullptr);
+  CloseHandle(file);
+  void* p = mapping ? MapViewOfFile(mapping, FILE_MAP_ALL_ACCESS, 0, 0, 0) : nullptr;
+  if (!p) {
+    if (mapping)
+      CloseHandle(mapping);
+    return m;
+  }
+  m.m_base = static_cast<uint8_t*>(p);
+  m.m_size = size_t(size.QuadPart);
   m.m_mapping = mapping;
   return m;
 }

@@ -18,6 +18,7 @@ const char* fatal_reason_name(FatalReason reason) {
     case FatalReason::GuestDisconnected: return "guest disconnected";
     case FatalReason::BadHandshake:      return "bad handshake";
     case FatalReason::WorkerHung:        return "worker made no progress (watchdog)";
+    case FatalReason::GuestLeaseExpired: return "guest stopped renewing its device slot's lease";
   }
   return "unknown";
 }

@@ -88,6 +88,7 @@ int npt_host_context_attach_region(npt_host_context* context, uint32_t id, void*
  * guest how to map it. Without a provider such requests are answered E_NOTIMPL. */
 #define NPT_HOST_REGION_BY_NAME       1 /* name: a path (/dev/shm/...) or a Windows mapping name */
 #define NPT_HOST_REGION_BY_DESCRIPTOR 2 /* the provider sent a descriptor on the guest's socket */
+#define NPT_HOST_REGION_IN_DEVICE     3 /* inside the shared-memory device the context lies in: its slot lists where */
 typedef struct npt_host_region_provider {
   void* user;
   /* size bytes of zeroed guest-visible memory for region id (valid until the provider

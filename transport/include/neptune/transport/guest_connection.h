@@ -54,6 +54,10 @@ public:
   }
   // The guest no longer uses region `region` (released to the host, or the connection ends).
   virtual void unmap_region(uint32_t region) { (void)region; }
+  // Sleeps while *word == expected, at most timeout_us, without asking whether the host is
+  // alive (fence watchers). Default: a futex on the word (address_wait); a channel whose
+  // memory futexes cannot reach (a device BAR in a VM) polls it.
+  virtual void wait_word(const uint32_t* word, uint32_t expected, uint32_t timeout_us);
 };
 
 struct GuestOptions {
@@ -76,6 +80,16 @@ public:
   // bulk_regions: the host answers Control records (kWelcomeBulkRegions of a handshake).
   static Status attach(uint8_t* base, size_t size, std::unique_ptr<GuestChannel> channel,
                        std::unique_ptr<GuestConnection>* out, bool bulk_regions = false);
+
+  // A context on a shared-memory device (QEMU ivshmem; README.md, "Shared-memory device"):
+  // `device` is the path of the device's memory (a PCI BAR's sysfs resource2 file, or any
+  // file standing in for it; Windows builds reach a Linux path through Z:). The Hello and
+  // the Welcome go through a slot's mailbox; refusals as connect()'s.
+  static Status connect_device(const char* device, const Geometry& geometry, std::unique_ptr<GuestConnection>* out,
+                               std::string* error, const ProtocolIdentity& protocol = {});
+  // The memory of the first QEMU ivshmem PCI device (1af4:1110) under /sys/bus/pci/devices
+  // (Z:\sys\... under Wine), enabled on the way: its resource2 path, or empty.
+  static std::string find_ivshmem_device();
 
   ~GuestConnection();
 

@@ -96,11 +96,15 @@ enum WelcomeFlags : uint32_t {
   // Granted kHelloBulkRegions: the host answers ControlOp requests (more bulk regions,
   // reply regions). Without it the guest has region 0 only and sends no Control record.
   kWelcomeBulkRegions = 1u << 4,
+  // The context's memory lies in a shared-memory device at the offset its slot names
+  // (device_layout.h); only ever granted through a device slot's mailbox.
+  kWelcomeDevice = 1u << 5,
 };
 constexpr const char* kDoorbellEventSuffix = "-doorbell";
 constexpr const char* kWakeEventSuffix = "-wake";
 
-constexpr uint32_t kWelcomeKnownFlags = kWelcomeFd | kWelcomePath | kWelcomeEventWake | kWelcomeSocketWake | kWelcomeBulkRegions;
+constexpr uint32_t kWelcomeKnownFlags =
+  kWelcomeFd | kWelcomePath | kWelcomeEventWake | kWelcomeSocketWake | kWelcomeBulkRegions | kWelcomeDevice;
 
 struct Welcome {
   uint32_t magic;

@@ -127,6 +127,7 @@ struct ControlRequest {
 enum RegionShare : uint32_t {
   kRegionByName = 1,       // name: a Linux path (/dev/shm/..., through Z: under Wine) or a Windows mapping name
   kRegionByDescriptor = 2, // a descriptor follows on the connection socket (SCM_RIGHTS, RegionFdMessage)
+  kRegionInDevice = 3,     // inside the shared-memory device: the context's slot lists offset and size (device_layout.h)
 };
 // The answer to AddRegion/GetRegion in the reply slot. On a refusal (status E_OUTOFMEMORY:
 // the bulk limit; E_NOTIMPL: this host adds no regions; E_FAIL: the host could not create

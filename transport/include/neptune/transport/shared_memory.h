@@ -27,6 +27,9 @@ public:
   // Opens an existing file by path (Windows: CreateFile+CreateFileMapping; Linux: open)
   // or, on Windows, a named mapping "Local\\..." / "Global\\...".
   static SharedMapping map_path(const char* path, size_t size);
+  // A whole existing file, as large as it is (a shared-memory device: a PCI BAR's sysfs
+  // resource file, or a file standing in for it).
+  static SharedMapping map_file(const char* path);
 
   uint8_t* data() const { return m_base; }
   size_t size() const { return m_size; }

@@ -36,6 +36,9 @@ enum class FatalReason : uint32_t {
   GuestDisconnected = 11,
   BadHandshake      = 12,
   WorkerHung        = 13, // the worker made no progress for the server's watchdog time (set by the server)
+  // A guest of a shared-memory device stopped renewing its slot's lease (its process died
+  // or hangs), or changed its slot's claim after the handshake (set by the server).
+  GuestLeaseExpired = 14,
 };
 
 const char* fatal_reason_name(FatalReason reason);

@@ -1,0 +1,415 @@
+// The shared-memory device (QEMU ivshmem) without a VM: a server on a region file and guest
+// processes mapping the same file as their "BAR". Run against the native server and, where
+// the Windows build and Wine are there (NPT_WIN_BUILD_DIR, scripts/test), against
+// neptune-server.exe under Wine: the configuration of the VM test.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../diagnostic_dispatch.h"
+#include "bulk_region_checks.h"
+#include "neptune/transport/device_layout.h"
+#include "neptune/transport/guest_connection.h"
+#include "neptune/transport/wait.h"
+
+using namespace npt::transport;
+using namespace npt::transport::device;
+using npt::server::kDiagEcho;
+
+namespace {
+
+enum class ServerKind { Native, Wine };
+
+std::string win_build_dir() {
+  const char* dir = std::getenv("NPT_WIN_BUILD_DIR");
+  return dir ? dir : "";
+}
+
+bool wine_server_available() {
+  struct stat st;
+  return !win_build_dir().empty() && stat((win_build_dir() + "/host/server/neptune-server.exe").c_str(), &st) == 0 &&
+         std::system("command -v wine >/dev/null 2>&1") == 0;
+}
+
+uint64_t ms_since(uint64_t start_ns) { return (now_ns() - start_ns) / 1000000; }
+
+// A server serving a device file of its own, and the test's own view of that file.
+class DeviceServerProcess {
+public:
+  DeviceServerProcess(ServerKind kind, uint64_t size, std::vector<std::string> extra = {}) : m_size(size) {
+    static int counter = 0;
+    m_path = "/dev/shm/npt-device-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+    std::vector<std::string> args;
+    if (kind == ServerKind::Native) {
+      args = { std::getenv("NPT_SERVER_BIN") ? std::getenv("NPT_SERVER_BIN") : "" };
+    } else {
+      args = { "wine", win_build_dir() + "/host/server/neptune-server.exe" };
+    }
+    for (const char* a : { "--vm-shm", m_path.c_str(), "--dispatch", "diag", "--size" })
+      args.push_back(a);
+    args.push_back(std::to_string(size));
+    args.insert(args.end(), extra.begin(), extra.end());
+    m_pid = fork();
+    if (m_pid == 0) {
+      std::vector<char*> argv;
+      for (auto& a : args)
+        argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execvp(argv[0], argv.data());
+      _exit(127);
+    }
+    // Ready once the header is there and the heartbeat moves (Wine takes seconds to start).
+    for (int i = 0; i < 3000 && !serving(); i++)
+      sleep_us(10000);
+  }
+  ~DeviceServerProcess() {
+    stop();
+    if (m_base)
+      munmap(m_base, size_t(m_size));
+    unlink(m_path.c_str());
+  }
+  void stop() {
+    if (m_pid <= 0)
+      return;
+    kill(m_pid, SIGTERM);
+    for (int i = 0; i < 300; i++) {
+      if (waitpid(m_pid, nullptr, WNOHANG) == m_pid) {
+        m_pid = 0;
+        return;
+      }
+      sleep_us(10000);
+    }
+    kill(m_pid, SIGKILL);
+    waitpid(m_pid, nullptr, 0);
+    m_pid = 0;
+  }
+  pid_t pid() const { return m_pid; }
+  const std::string& path() const { return m_path; }
+
+  bool serving() {
+    if (!m_base) {
+      int fd = open(m_path.c_str(), O_RDWR);
+      struct stat st = {};
+      if (fd < 0 || fstat(fd, &st) != 0 || uint64_t(st.st_size) != m_size) {
+        if (fd >= 0)
+          close(fd);
+        return false;
+      }
+      void* p = mmap(nullptr, size_t(m_size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      close(fd);
+      if (p == MAP_FAILED)
+        return false;
+      m_base = static_cast<uint8_t*>(p);
+    }
+    if (load_acquire(header()->magic) != kDeviceMagic || load_acquire(header()->state) != kDeviceServing)
+      return false;
+    const uint64_t beat = load_acquire(header()->heartbeat);
+    for (int i = 0; i < 50; i++) {
+      sleep_us(10000);
+      if (load_acquire(header()->heartbeat) != beat)
+        return true;
+    }
+    return false;
+  }
+  DeviceHeader* header() const { return reinterpret_cast<DeviceHeader*>(m_base); }
+  DeviceSlot* slot(uint32_t i) const {
+    return reinterpret_cast<DeviceSlot*>(m_base + kSlotsOffset + uint64_t(i) * kSlotStride);
+  }
+  uint8_t* base() const { return m_base; }
+  // The slot whose context this guest uses (by where its memory lies in the device).
+  int slot_of(GuestConnection& guest) const {
+    for (uint32_t i = 0; i < load_acquire(header()->slot_count); i++)
+      if (load_acquire(slot(i)->state) == kSlotActive &&
+          load_acquire(slot(i)->worker_pid) == guest.worker_pid())
+        return int(i);
+    return -1;
+  }
+
+  Status connect(std::unique_ptr<GuestConnection>* out, std::string* error = nullptr,
+                 Geometry g = small_geometry()) {
+    return GuestConnection::connect_device(m_path.c_str(), g, out, error);
+  }
+  static Geometry small_geometry() {
+    Geometry g;
+    g.ring_count = 2;
+    g.ring_size = 64 * 1024;
+    g.bulk_size = 1 << 20;
+    return g;
+  }
+
+private:
+  std::string m_path;
+  uint64_t m_size;
+  pid_t m_pid = 0;
+  uint8_t* m_base = nullptr;
+};
+
+bool echo_ok(GuestConnection& guest, uint32_t seed) {
+  std::mt19937 rng(seed);
+  uint32_t cmd[64];
+  cmd[0] = kDiagEcho;
+  const size_t words = 1 + rng() % 63;
+  for (size_t i = 1; i < words; i++)
+    cmd[i] = rng();
+  uint32_t reply[64] = {};
+  size_t n = 0;
+  return guest.call(0, cmd, words * 4, reply, sizeof(reply), &n) == kOk && n == words * 4 &&
+         std::memcmp(cmd, reply, n) == 0;
+}
+
+// A guest in a child process: connects, answers echoes, then waits to be killed. Its slot
+// index comes back on the pipe (-1: it could not connect).
+pid_t guest_process(DeviceServerProcess& server, int* slot) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::unique_ptr<GuestConnection> guest;
+    int index = -1;
+    if (server.connect(&guest) == kOk && echo_ok(*guest, 7))
+      index = server.slot_of(*guest);
+    if (write(fds[1], &index, sizeof(index)) != sizeof(index))
+      _exit(1);
+    for (;;)
+      pause();
+  }
+  close(fds[1]);
+  *slot = -1;
+  if (read(fds[0], slot, sizeof(*slot)) != sizeof(*slot))
+    *slot = -1;
+  close(fds[0]);
+  return pid;
+}
+
+// Milliseconds until the slot is free again (its worker gone, its memory back), or -1.
+int64_t wait_free(DeviceServerProcess& server, int slot, uint64_t start_ns, uint32_t limit_ms = 10000) {
+  while (ms_since(start_ns) < limit_ms) {
+    if (load_acquire(server.slot(uint32_t(slot))->state) == kSlotFree)
+      return int64_t(ms_since(start_ns));
+    sleep_us(2000);
+  }
+  return -1;
+}
+
+}
+
+class Device : public ::testing::TestWithParam<ServerKind> {
+protected:
+  void SetUp() override {
+    if (GetParam() == ServerKind::Wine && !wine_server_available())
+      GTEST_SKIP() << "no neptune-server.exe or wine (set NPT_WIN_BUILD_DIR)";
+  }
+};
+
+TEST_P(Device, GuestsTalkThroughTheDeviceAndGetRegionsInsideIt) {
+  DeviceServerProcess server(GetParam(), 64ull << 20, { "--max-bulk", "16777216" });
+  ASSERT_TRUE(server.serving());
+  std::unique_ptr<GuestConnection> a, b;
+  std::string error;
+  ASSERT_EQ(server.connect(&a, &error), kOk) << error;
+  ASSERT_EQ(server.connect(&b, &error), kOk) << error;
+  EXPECT_STREQ(a->wake_mode(), "poll");
+  EXPECT_NE(server.slot_of(*a), server.slot_of(*b));
+  for (uint32_t i = 0; i < 200; i++) {
+    ASSERT_TRUE(echo_ok(*a, i));
+    ASSERT_TRUE(echo_ok(*b, i + 1000));
+  }
+  // Regions after connect, reply regions, hostile references: as on a socket.
+  for (const std::string& failure : npt::server::testing::check_bulk_regions(*a, 16ull << 20))
+    ADD_FAILURE() << failure;
+  // Every added region lies inside the device's data area, as the slot lists it.
+  const int slot = server.slot_of(*a);
+  ASSERT_GE(slot, 0);
+  uint32_t listed = 0;
+  for (uint32_t r = 1; r < kMaxBulkRegions; r++) {
+    const SlotRegion& entry = server.slot(uint32_t(slot))->regions[r];
+    if (!entry.size)
+      continue;
+    listed++;
+    EXPECT_GE(entry.offset, server.header()->data_offset);
+    EXPECT_LE(entry.offset + entry.size, (64ull << 20));
+  }
+  EXPECT_GE(listed, 1u);
+  EXPECT_TRUE(echo_ok(*b, 5));
+}
+
+TEST_P(Device, RefusalsComeThroughTheMailboxAndFreeTheSlot) {
+  DeviceServerProcess server(GetParam(), 32ull << 20, { "--max-rings", "2" });
+  ASSERT_TRUE(server.serving());
+  std::unique_ptr<GuestConnection> guest;
+  std::string error;
+  Geometry g = DeviceServerProcess::small_geometry();
+  g.ring_count = 3;
+  EXPECT_EQ(server.connect(&guest, &error, g), kInvalidArg);
+  EXPECT_NE(error.find("ring count outside the per-context limit"), std::string::npos) << error;
+  // Two contexts of 12 MiB fit the 32 MiB device; a third is refused for room.
+  g = DeviceServerProcess::small_geometry();
+  g.bulk_size = 12u << 20;
+  std::unique_ptr<GuestConnection> a, b, c;
+  ASSERT_EQ(server.connect(&a, &error, g), kOk) << error;
+  ASSERT_EQ(server.connect(&b, &error, g), kOk) << error;
+  EXPECT_EQ(server.connect(&c, &error, g), kInvalidArg);
+  EXPECT_NE(error.find("no room"), std::string::npos) << error;
+  // A connection that ends gives its slot and memory back at once.
+  a.reset();
+  uint64_t start = now_ns();
+  for (int i = 0; i < 200 && server.connect(&c, &error, g) != kOk; i++)
+    sleep_us(10000);
+  ASSERT_TRUE(c) << error;
+  std::printf("a released context's memory was reused after %llu ms\n", (unsigned long long)ms_since(start));
+  EXPECT_TRUE(echo_ok(*b, 1));
+  EXPECT_TRUE(echo_ok(*c, 2));
+}
+
+TEST_P(Device, AKilledOrStoppedGuestLosesItsSlotWithinTwoSeconds) {
+  DeviceServerProcess server(GetParam(), 32ull << 20);
+  ASSERT_TRUE(server.serving());
+  std::unique_ptr<GuestConnection> survivor;
+  std::string error;
+  ASSERT_EQ(server.connect(&survivor, &error), kOk) << error;
+  for (int signal : { SIGKILL, SIGSTOP }) {
+    int slot = -1;
+    pid_t victim = guest_process(server, &slot);
+    ASSERT_GE(slot, 0);
+    const uint32_t worker = load_acquire(server.slot(uint32_t(slot))->worker_pid);
+    const uint64_t start = now_ns();
+    kill(victim, signal);
+    const int64_t ms = wait_free(server, slot, start);
+    std::printf("%s guest: slot %d reclaimed after %lld ms (worker %u)\n", signal == SIGKILL ? "killed" : "stopped",
+                slot, (long long)ms, worker);
+    EXPECT_GE(ms, 0);
+    EXPECT_LT(ms, 2000);
+    if (GetParam() == ServerKind::Native) {
+      EXPECT_NE(kill(pid_t(worker), 0), 0) << "the worker is gone";
+    }
+    kill(victim, SIGKILL);
+    waitpid(victim, nullptr, 0);
+    EXPECT_TRUE(echo_ok(*survivor, uint32_t(signal)));
+  }
+  // The slots and memory are reusable.
+  std::unique_ptr<GuestConnection> next;
+  ASSERT_EQ(server.connect(&next, &error), kOk) << error;
+  EXPECT_TRUE(echo_ok(*next, 3));
+}
+
+TEST_P(Device, GarbageInASlotEndsOnlyThatContextAndTheHeaderIsRestored) {
+  DeviceServerProcess server(GetParam(), 32ull << 20);
+  ASSERT_TRUE(server.serving());
+  std::unique_ptr<GuestConnection> victim, other;
+  std::string error;
+  ASSERT_EQ(server.connect(&victim, &error), kOk) << error;
+  ASSERT_EQ(server.connect(&other, &error), kOk) << error;
+  const int slot = server.slot_of(*victim);
+  ASSERT_GE(slot, 0);
+  // Another process scribbles over the victim's claim and request words.
+  DeviceSlot* m = server.slot(uint32_t(slot));
+  store_release(m->claim, 0xDEADBEEFu);
+  store_release(m->request, 0x12345678u);
+  const uint64_t start = now_ns();
+  while (victim->status() == kOk && ms_since(start) < 5000)
+    sleep_us(2000);
+  EXPECT_EQ(victim->fatal_reason(), uint32_t(FatalReason::GuestLeaseExpired));
+  uint32_t cmd = kDiagEcho;
+  size_t n = 0;
+  EXPECT_EQ(victim->call(0, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
+  std::printf("scribbled slot: context removed after %llu ms\n", (unsigned long long)ms_since(start));
+  EXPECT_TRUE(echo_ok(*other, 9));
+  EXPECT_GE(wait_free(server, slot, now_ns()), 0);
+
+  // Garbage over the whole header page: the host rewrites it; nobody loses anything.
+  std::memset(server.base(), 0xA5, kPageSize);
+  for (int i = 0; i < 500 && load_acquire(server.header()->magic) != kDeviceMagic; i++)
+    sleep_us(2000);
+  EXPECT_EQ(load_acquire(server.header()->magic), kDeviceMagic);
+  EXPECT_TRUE(echo_ok(*other, 10));
+  std::unique_ptr<GuestConnection> again;
+  ASSERT_EQ(server.connect(&again, &error), kOk) << error;
+  EXPECT_TRUE(echo_ok(*again, 11));
+
+  // A Hello of garbage in a claimed slot is refused in the mailbox; the slot comes back.
+  int free_slot = -1;
+  for (uint32_t i = 0; i < load_acquire(server.header()->slot_count) && free_slot < 0; i++) {
+    uint32_t expected = 0;
+    if (load_acquire(server.slot(i)->state) == kSlotFree &&
+        std::atomic_ref<uint32_t>(server.slot(i)->claim).compare_exchange_strong(expected, 77u))
+      free_slot = int(i);
+  }
+  ASSERT_GE(free_slot, 0);
+  DeviceSlot* g = server.slot(uint32_t(free_slot));
+  std::mt19937 rng(5);
+  for (uint8_t& b : g->hello)
+    b = uint8_t(rng());
+  store_release(g->request, 1u);
+  uint64_t t = now_ns();
+  while (load_acquire(g->answered) != 1 && ms_since(t) < 3000) {
+    std::atomic_ref<uint64_t>(g->guest_heartbeat).fetch_add(1);
+    sleep_us(10000);
+  }
+  Welcome welcome;
+  std::memcpy(&welcome, g->welcome, sizeof(welcome));
+  EXPECT_EQ(load_acquire(g->state), uint32_t(kSlotRefused));
+  EXPECT_EQ(welcome.error, uint32_t(ConnectError::BadMagic));
+  store_release(g->release, 1u);
+  EXPECT_GE(wait_free(server, free_slot, now_ns()), 0);
+  EXPECT_TRUE(echo_ok(*other, 12));
+}
+
+TEST_P(Device, AnIdleGuestCostsTheServerLittleCpu) {
+  if (GetParam() == ServerKind::Wine)
+    GTEST_SKIP() << "measured natively (Wine's processes are not this test's children)";
+  DeviceServerProcess server(GetParam(), 32ull << 20);
+  ASSERT_TRUE(server.serving());
+  std::unique_ptr<GuestConnection> guest;
+  std::string error;
+  ASSERT_EQ(server.connect(&guest, &error), kOk) << error;
+  ASSERT_TRUE(echo_ok(*guest, 1));
+  const uint32_t worker = guest->worker_pid();
+  // CPU time of every thread of a process, in ns (schedstat: finer than the clock ticks of stat).
+  auto cpu_ns = [](pid_t pid) -> uint64_t {
+    uint64_t total = 0;
+    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    if (DIR* dir = opendir(tasks.c_str())) {
+      while (dirent* e = readdir(dir)) {
+        if (e->d_name[0] == '.')
+          continue;
+        std::ifstream f(tasks + "/" + e->d_name + "/schedstat");
+        unsigned long long ns = 0;
+        if (f >> ns)
+          total += ns;
+      }
+      closedir(dir);
+    }
+    return total;
+  };
+  sleep_us(300000);   // past the worker's spin and back-off
+  const uint64_t parent_before = cpu_ns(server.pid()), worker_before = cpu_ns(pid_t(worker));
+  const uint64_t start = now_ns();
+  sleep_us(5000000);
+  const double seconds = double(now_ns() - start) / 1e9;
+  auto percent = [&](uint64_t ns) { return 100.0 * double(ns) / 1e9 / seconds; };
+  const double parent = percent(cpu_ns(server.pid()) - parent_before);
+  const double worker_cpu = percent(cpu_ns(pid_t(worker)) - worker_before);
+  std::printf("with an idle guest: server parent %.2f%%, worker %.2f%% of a core\n", parent, worker_cpu);
+  EXPECT_LT(parent + worker_cpu, 1.0);
+  EXPECT_TRUE(echo_ok(*guest, 2));
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, Device, ::testing::Values(ServerKind::Native, ServerKind::Wine),
+                         [](const auto& info) { return info.param == ServerKind::Native ? "Native" : "Wine"; });

@@ -1,0 +1,403 @@
+// The guest end of a shared-memory device (QEMU ivshmem): claim a slot, hand the Hello
+// over through its mailbox, keep the lease, attach to the context's memory inside the
+// device. README.md, "Shared-memory device".
+#include "neptune/transport/guest_connection.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <condition_variable>
+#include <thread>
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+#include "neptune/transport/device_layout.h"
+#include "neptune/transport/handshake.h"
+#include "neptune/transport/wait.h"
+
+namespace npt::transport {
+
+using namespace npt::transport::device;
+
+namespace {
+
+int env_int(const char* name, int fallback, int max) {
+  char value[16] = {};
+#if defined(_WIN32)
+  if (!GetEnvironmentVariableA(name, value, sizeof(value)))
+    value[0] = 0;
+#else
+  if (const char* env = std::getenv(name))
+    std::snprintf(value, sizeof(value), "%s", env);
+#endif
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(value, &end, 10);
+  if (end == value || *end || v == 0 || v > unsigned(max))
+    return fallback;
+  return int(v);
+}
+
+// Polls a word with growing pauses: the guest cannot sleep on the host's writes (a
+// futex does not reach across a VM, nor onto a PCI BAR's mapping).
+class Backoff {
+public:
+  void pause() {
+    if (m_round < 64) {
+      cpu_relax();
+    } else {
+      sleep_us(m_us);
+      m_us = m_us * 2 > 1000 ? 1000 : m_us * 2;
+    }
+    m_round++;
+  }
+
+private:
+  uint32_t m_round = 0;
+  uint32_t m_us = 20;
+};
+
+uint32_t random_nonce() {
+  uint64_t v = now_ns();
+#if defined(_WIN32)
+  v ^= uint64_t(GetCurrentProcessId()) << 20;
+#else
+  v ^= uint64_t(::getpid()) << 20;
+#endif
+  v ^= uint64_t(uintptr_t(&v));
+  v ^= v >> 33;
+  v *= 0xff51afd7ed558ccdull;
+  v ^= v >> 33;
+  const uint32_t nonce = uint32_t(v);
+  return nonce ? nonce : 1;
+}
+
+// The device as this guest holds it: the whole mapping, its slot, the lease thread.
+class DeviceSession {
+public:
+  DeviceSession(SharedMapping mapping, uint32_t slot_index, uint32_t claim)
+  : m_mapping(std::move(mapping)), m_claim(claim) {
+    m_header = reinterpret_cast<DeviceHeader*>(m_mapping.data());
+    m_slot = reinterpret_cast<DeviceSlot*>(m_mapping.data() + kSlotsOffset + uint64_t(slot_index) * kSlotStride);
+    m_generation = load_acquire(m_slot->generation);
+    m_instance = load_acquire(m_header->server_instance);
+    m_host_beat = load_acquire(m_header->heartbeat);
+    m_host_beat_at = now_ns();
+    m_lease = std::thread([this] { renew_lease(); });
+  }
+  ~DeviceSession() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stop = true;
+    }
+    m_stop_cv.notify_all();
+    m_lease.join();
+    // Given back, unless the host took the slot back already.
+    if (ours())
+      store_release(m_slot->release, 1u);
+  }
+
+  uint8_t* base() const { return m_mapping.data(); }
+  uint64_t size() const { return m_mapping.size(); }
+  DeviceSlot* slot() const { return m_slot; }
+  const DeviceHeader* header() const { return m_header; }
+
+  // The slot is still this guest's, served by the same server.
+  bool ours() const {
+    return load_acquire(m_slot->generation) == m_generation && load_acquire(m_slot->claim) == m_claim &&
+           load_acquire(m_header->server_instance) == m_instance;
+  }
+  // Whether the host is alive: its heartbeat moved within kHostSilenceMs.
+  bool host_alive() {
+    std::lock_guard lock(m_beat_mutex);
+    const uint64_t beat = load_acquire(m_header->heartbeat);
+    const uint64_t now = now_ns();
+    if (beat != m_host_beat) {
+      m_host_beat = beat;
+      m_host_beat_at = now;
+      return true;
+    }
+    return now - m_host_beat_at < uint64_t(kHostSilenceMs) * 1000000;
+  }
+
+private:
+  void renew_lease() {
+    std::unique_lock lock(m_mutex);
+    // Only while the slot is ours: a slot the host took back may be another guest's soon.
+    while (!m_stop && ours()) {
+      std::atomic_ref<uint64_t>(m_slot->guest_heartbeat).fetch_add(1, std::memory_order_release);
+      m_stop_cv.wait_for(lock, std::chrono::milliseconds(kGuestHeartbeatMs));
+    }
+  }
+
+  SharedMapping m_mapping;
+  DeviceHeader* m_header = nullptr;
+  DeviceSlot* m_slot = nullptr;
+  uint32_t m_claim;
+  uint32_t m_generation = 0;
+  uint64_t m_instance = 0;
+  std::mutex m_beat_mutex;
+  uint64_t m_host_beat = 0;
+  uint64_t m_host_beat_at = 0;
+  std::mutex m_mutex;
+  std::condition_variable m_stop_cv;
+  bool m_stop = false;
+  std::thread m_lease;
+};
+
+class DeviceChannel final : public GuestChannel {
+public:
+  explicit DeviceChannel(std::unique_ptr<DeviceSession> session) : m_session(std::move(session)) {}
+
+  // The host polls the doorbell counter the connection already incremented.
+  void doorbell(uint32_t*) override {}
+
+  bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
+    const uint64_t end = now_ns() + uint64_t(timeout_us) * 1000;
+    Backoff backoff;
+    while (load_acquire(*word) == expected) {
+      if (now_ns() >= end)
+        break;
+      backoff.pause();
+    }
+    if (load_acquire(*word) != expected)
+      return true;
+    return m_session->ours() && load_acquire(m_session->slot()->state) == kSlotActive && m_session->host_alive();
+  }
+
+  void wait_word(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
+    const uint64_t end = now_ns() + uint64_t(timeout_us) * 1000;
+    Backoff backoff;
+    while (load_acquire(*word) == expected && now_ns() < end)
+      backoff.pause();
+  }
+
+  // Regions lie in the device: the slot's table (host-written) says where.
+  bool maps_regions() const override { return true; }
+  uint8_t* map_region(uint32_t region, uint64_t size) override {
+    if (region == 0 || region >= kMaxBulkRegions)
+      return nullptr;
+    const SlotRegion& entry = m_session->slot()->regions[region];
+    const uint64_t offset = load_acquire(entry.offset);
+    const uint64_t listed = load_acquire(entry.size);
+    const uint64_t data = load_acquire(m_session->header()->data_offset);
+    if (listed != size || offset < data || offset % kPageSize || offset > m_session->size() ||
+        size > m_session->size() - offset)
+      return nullptr;
+    return m_session->base() + offset;
+  }
+  void unmap_region(uint32_t) override {}
+
+private:
+  std::unique_ptr<DeviceSession> m_session;
+};
+
+}
+
+#if defined(_WIN32)
+
+std::string GuestConnection::find_ivshmem_device() {
+  // Wine's Z: drive shows the Linux guest's sysfs.
+  const std::string root = "Z:\\sys\\bus\\pci\\devices\\";
+  WIN32_FIND_DATAA found;
+  HANDLE search = FindFirstFileA((root + "*").c_str(), &found);
+  if (search == INVALID_HANDLE_VALUE)
+    return {};
+  std::string result;
+  do {
+    if (found.cFileName[0] == '.')
+      continue;
+    const std::string dir = root + found.cFileName + "\\";
+    auto read_id = [&](const char* name) {
+      char text[16] = {};
+      FILE* f = std::fopen((dir + name).c_str(), "r");
+      if (!f)
+        return 0ul;
+      const size_t n = std::fread(text, 1, sizeof(text) - 1, f);
+      std::fclose(f);
+      text[n] = 0;
+      return std::strtoul(text, nullptr, 16);
+    };
+    if (read_id("vendor") == 0x1af4 && read_id("device") == 0x1110) {
+      if (FILE* f = std::fopen((dir + "enable").c_str(), "w")) {
+        std::fputs("1", f);
+        std::fclose(f);
+      }
+      result = dir + "resource2";
+      break;
+    }
+  } while (FindNextFileA(search, &found));
+  FindClose(search);
+  return result;
+}
+
+#else
+
+std::string GuestConnection::find_ivshmem_device() {
+  const std::string root = "/sys/bus/pci/devices/";
+  DIR* dir = ::opendir(root.c_str());
+  if (!dir)
+    return {};
+  std::string result;
+  while (dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] == '.')
+      continue;
+    const std::string device = root + e->d_name + "/";
+    auto read_id = [&](const char* name) {
+      char text[16] = {};
+      int fd = ::open((device + name).c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0)
+        return 0ul;
+      const ssize_t n = ::read(fd, text, sizeof(text) - 1);
+      ::close(fd);
+      text[n > 0 ? n : 0] = 0;
+      return std::strtoul(text, nullptr, 16);
+    };
+    if (read_id("vendor") == 0x1af4 && read_id("device") == 0x1110) {
+      // The BAR can be mapped only once the device is enabled (root; may be enabled already).
+      int fd = ::open((device + "enable").c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        if (::write(fd, "1", 1) != 1) {
+        }
+        ::close(fd);
+      }
+      result = device + "resource2";
+      break;
+    }
+  }
+  ::closedir(dir);
+  return result;
+}
+
+#endif
+
+Status GuestConnection::connect_device(const char* device, const Geometry& geometry,
+                                       std::unique_ptr<GuestConnection>* out, std::string* error,
+                                       const ProtocolIdentity& protocol) {
+  auto fail = [&](Status s, const std::string& message) {
+    if (error)
+      *error = message;
+    return s;
+  };
+  std::string path = device ? device : "";
+#if defined(_WIN32)
+  if (!path.empty() && path[0] == '/') {
+    path = "Z:" + path;
+    for (char& c : path)
+      if (c == '/')
+        c = '\\';
+  }
+#endif
+  SharedMapping mapping = SharedMapping::map_file(path.c_str());
+  if (!mapping.valid())
+    return fail(kDeviceRemoved, "cannot map the shared-memory device " + path);
+  const uint64_t size = mapping.size();
+  auto* header = reinterpret_cast<DeviceHeader*>(mapping.data());
+  if (size < kMinDeviceSize || load_acquire(header->magic) != kDeviceMagic)
+    return fail(kDeviceRemoved, "no Neptune server serves the device " + path + " (no device header)");
+  const uint32_t slot_count = load_acquire(header->slot_count);
+  if (load_acquire(header->layout_version) != kDeviceLayoutVersion || load_acquire(header->region_size) > size ||
+      slot_count == 0 || slot_count > kMaxSlots || load_acquire(header->slot_stride) != kSlotStride ||
+      load_acquire(header->slots_offset) != kSlotsOffset || load_acquire(header->data_offset) != data_offset(slot_count))
+    return fail(kDeviceRemoved, "the device's header is of another layout version or inconsistent");
+  if (load_acquire(header->state) != kDeviceServing)
+    return fail(kDeviceRemoved, "the server of the device has stopped");
+
+  const int timeout_ms = env_int("NPT_CONNECT_TIMEOUT_MS", 5000, 600000);
+  // A live server moves its heartbeat every kHostHeartbeatMs; a file left by a dead one does not.
+  {
+    const uint64_t beat = load_acquire(header->heartbeat);
+    const uint64_t end = now_ns() + uint64_t(kHostSilenceMs) * 1000000;
+    Backoff backoff;
+    while (load_acquire(header->heartbeat) == beat) {
+      if (now_ns() > end)
+        return fail(kDeviceRemoved, "the device's server does not run (its heartbeat stands still)");
+      backoff.pause();
+    }
+  }
+
+  // A free slot, claimed by a compare-exchange: another guest process may race for it.
+  const uint32_t nonce = random_nonce();
+  int slot_index = -1;
+  for (uint32_t i = 0; i < slot_count && slot_index < 0; i++) {
+    auto* slot = reinterpret_cast<DeviceSlot*>(mapping.data() + kSlotsOffset + uint64_t(i) * kSlotStride);
+    if (load_acquire(slot->state) != kSlotFree)
+      continue;
+    uint32_t expected = 0;
+    if (std::atomic_ref<uint32_t>(slot->claim).compare_exchange_strong(expected, nonce))
+      slot_index = int(i);
+  }
+  if (slot_index < 0)
+    return fail(kInvalidArg, "every slot of the device is taken (" + std::to_string(slot_count) + " contexts)");
+
+  auto session = std::make_unique<DeviceSession>(std::move(mapping), uint32_t(slot_index), nonce);
+  DeviceSlot* slot = session->slot();
+
+  Hello hello = {};
+  hello.magic = kHelloMagic;
+  hello.version = kVersion;
+  hello.min_version = kMinVersion;
+  hello.flags = kHelloBulkRegions;
+  hello.ring_count = geometry.ring_count;
+  hello.ring_size = geometry.ring_size;
+  hello.reply_slot_count = geometry.reply_slot_count;
+  hello.reply_slot_size = geometry.reply_slot_size;
+  hello.push_slot_count = geometry.push_slot_count;
+  hello.fence_count = geometry.fence_count;
+  hello.bulk_size = geometry.bulk_size;
+  hello.hello_size = sizeof(hello);
+  hello.protocol_major = protocol.major;
+  hello.protocol_minor = protocol.minor;
+  hello.opcode_count = protocol.opcode_count;
+  hello.registry_hash = protocol.registry_hash;
+  std::memcpy(slot->hello, &hello, sizeof(hello));
+  store_release(slot->request, 1u);
+
+  const uint64_t end = now_ns() + uint64_t(timeout_ms) * 1000000;
+  Backoff backoff;
+  while (load_acquire(slot->answered) != 1) {
+    if (!session->ours())
+      return fail(kDeviceRemoved, "the server took the device slot back during the handshake");
+    if (now_ns() > end)
+      return fail(kDeviceRemoved, "no answer from the device's server");
+    backoff.pause();
+  }
+  Welcome welcome;
+  std::memcpy(&welcome, slot->welcome, sizeof(welcome));
+  welcome.message[sizeof(welcome.message) - 1] = 0;
+  if (welcome.magic != kWelcomeMagic)
+    return fail(kDeviceRemoved, "not a Neptune server");
+  if (welcome.error != uint32_t(ConnectError::None))
+    return fail(kInvalidArg, welcome.message);
+  if (welcome.version < kMinVersion || welcome.version > kVersion ||
+      (welcome.flags & ~uint32_t(kWelcomeDevice | kWelcomeBulkRegions)) || !(welcome.flags & kWelcomeDevice) ||
+      welcome.reserved != 0 || load_acquire(slot->state) != kSlotActive)
+    return fail(kDeviceRemoved, "the server answered with a version or features this guest did not offer");
+  const uint64_t offset = load_acquire(slot->context_offset);
+  const uint64_t context_size = load_acquire(slot->context_size);
+  if (offset < load_acquire(session->header()->data_offset) || offset % kPageSize || offset > session->size() ||
+      context_size > session->size() - offset || context_size != welcome.shm_size)
+    return fail(kDeviceRemoved, "the server placed the context outside the device");
+
+  uint8_t* base = session->base() + offset;
+  std::unique_ptr<GuestConnection> c;
+  Status s = attach(base, size_t(context_size), std::make_unique<DeviceChannel>(std::move(session)), &c,
+                    (welcome.flags & kWelcomeBulkRegions) != 0);
+  if (s != kOk)
+    return fail(kDeviceRemoved, "server laid out the memory inconsistently");
+  c->m_wake_mode = "poll";
+  c->m_shared_name = path;
+  *out = std::move(c);
+  return kOk;
+}
+
+}
