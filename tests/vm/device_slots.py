@@ -9,7 +9,6 @@ SLOT_FREE = 0
 SLOT_ACTIVE = 2
 # DeviceSlot: line 0 guest-written, line 1 (offset 64) host-written.
 SLOT_CLAIM = 0
-SLOT_GUEST_HEARTBEAT = 16
 SLOT_STATE = 64
 SLOT_GENERATION = 68
 
@@ -37,7 +36,6 @@ class DeviceView:
             "slot_count": self._u32(16),
             "slot_stride": self._u32(20),
             "slots_offset": self._u64(24),
-            "host_pid": self._u32(44),
         }
 
     def slots(self):
@@ -48,7 +46,6 @@ class DeviceView:
             result.append({
                 "index": index,
                 "claim": self._u32(base + SLOT_CLAIM),
-                "heartbeat": self._u64(base + SLOT_GUEST_HEARTBEAT),
                 "state": self._u32(base + SLOT_STATE),
                 "generation": self._u32(base + SLOT_GENERATION),
             })

@@ -58,7 +58,7 @@ def run_on_host(guest, device_file, out, log):
                               timeout=HOST_RUN_TIMEOUT_S).returncode
 
 
-def check_reclaim(vm, results, device, server_windows_pid):
+def check_reclaim(vm, results, device, server):
     """Notes the mid-frame program's slot, lets the guest kill it, times the slot's and the
     worker's return. Returns (error or None, seconds from the kill until both were back)."""
     if not wait_for_file(results / "victim-paused", vm, MARKER_TIMEOUT_S):
@@ -67,23 +67,29 @@ def check_reclaim(vm, results, device, server_windows_pid):
     if len(active) != 1:
         return f"expected one active device slot while the second program is paused, found {active}", None
     slot = active[0]
-    if not wine_server.WineDeviceServer.worker_pids(server_windows_pid, slot["index"]):
+    if not server.worker_pids(slot["index"]):
         return f"no worker process for active slot {slot['index']}", None
     (results / "slot-noted").touch()
     try:
         if not wait_for_file(results / "killed", vm, MARKER_TIMEOUT_S):
             return "the guest never reported the kill", None
         killed_seen = time.monotonic()
+        steps = {}
         while True:
             now = device.slots()[slot["index"]]
-            slot_back = now["state"] == device_slots.SLOT_FREE and now["generation"] != slot["generation"]
-            worker_gone = not wine_server.WineDeviceServer.worker_pids(server_windows_pid, slot["index"])
             elapsed = time.monotonic() - killed_seen
-            if slot_back and worker_gone:
-                return None, elapsed
+            if now["state"] != device_slots.SLOT_ACTIVE:
+                steps.setdefault("context ending", elapsed)
+            if now["state"] == device_slots.SLOT_FREE and now["generation"] != slot["generation"]:
+                steps.setdefault("slot free", elapsed)
+            if not server.worker_pids(slot["index"]):
+                steps.setdefault("worker gone", elapsed)
+            if "slot free" in steps and "worker gone" in steps:
+                print("after the kill was seen: " + ", ".join(f"{k} {v:.2f} s" for k, v in steps.items()))
+                return None, max(steps["slot free"], steps["worker gone"])
             if elapsed > RECLAIM_LIMIT_S * 10:
                 return (f"slot {slot['index']} not taken back {elapsed:.1f} s after the kill "
-                        f"(state {now['state']}, worker {'gone' if worker_gone else 'running'})"), None
+                        f"(state {now['state']}, steps so far {steps})"), None
             time.sleep(0.005)
     finally:
         (results / "reclaim-checked").touch()
@@ -116,7 +122,6 @@ def main():
         server.start()
         server_up_s = time.monotonic() - started
         device = device_slots.DeviceView(device_file)
-        server_windows_pid = device.header()["host_pid"]
 
         host_frame = results / "frame-host.bin"
         status = run_on_host(guest, device_file, host_frame, results / "guest-host.log")
@@ -129,7 +134,10 @@ def main():
                                    shm=device_file, shm_size=DEVICE_SIZE, results_dir=results,
                                    timeout_s=VM_TIMEOUT_S)
         vm.start()
-        reclaim_error, reclaim_s = check_reclaim(vm, results, device, server_windows_pid)
+        vm.wait_booted()
+        reclaim_error, reclaim_s = check_reclaim(vm, results, device, server)
+        if reclaim_error:
+            vm.kill()  # the guest script would wait for markers that will not come
         result = vm.wait()
         print(f"--- guest script ---\n{result.stdout}{result.stderr}---")
         for name in ("guest-first.log", "guest-victim.log", "guest-second.log"):

@@ -71,12 +71,10 @@ class WineDeviceServer:
         except FileNotFoundError:
             return ""
 
-    @staticmethod
-    def worker_pids(server_windows_pid, slot):
-        """Linux ids of the worker processes serving a device slot of the server whose Windows
-        process id is given (DeviceHeader::host_pid). Wine starts processes detached from
-        their parent, so they are found by their command line."""
-        mapping = f"neptune-device-{server_windows_pid}".encode() + b"\0"
+    def worker_pids(self, slot):
+        """Linux ids of the worker processes serving a device slot of this server: Wine starts
+        processes detached from their parent, so they are found by their command line
+        (`--worker ... --device SLOT,...`) and the device file in their mappings."""
         device = f"--device\0{slot},".encode()
         pids = []
         for entry in Path("/proc").iterdir():
@@ -84,10 +82,12 @@ class WineDeviceServer:
                 continue
             try:
                 command_line = (entry / "cmdline").read_bytes()
+                if b"--worker\0" not in command_line or device not in command_line:
+                    continue
+                if f" {self.device_file}\n" in (entry / "maps").read_text(errors="replace"):
+                    pids.append(int(entry.name))
             except OSError:
                 continue
-            if b"--worker\0" in command_line and mapping in command_line and device in command_line:
-                pids.append(int(entry.name))
         return pids
 
     def stop(self):
