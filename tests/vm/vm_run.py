@@ -174,13 +174,13 @@ class VirtualMachine:
                 self.boot_s = time.monotonic() - self._started
                 break
             if ERROR_MARKER in text or self._process.poll() is not None:
-                raise VmError(f"the VM did not boot:\n{self._diagnostics()}")
+                raise VmError(f"the VM did not boot:\n{self.diagnostics()}")
             if time.monotonic() > deadline or self._remaining() <= 0:
-                raise VmError(f"the VM did not boot in time:\n{self._diagnostics()}")
+                raise VmError(f"the VM did not boot in time:\n{self.diagnostics()}")
             time.sleep(0.05)
         return self.boot_s
 
-    def _diagnostics(self):
+    def diagnostics(self):
         try:
             qemu_output = self.qemu_log.read_text(errors="replace")
         except FileNotFoundError:
@@ -207,9 +207,6 @@ class VirtualMachine:
             return path.read_text(errors="replace") if path.exists() else ""
 
         return VmResult(status, read("stdout"), read("stderr"), self.boot_s, wall_s, self._serial_text(), timed_out)
-
-    def diagnostics(self):
-        return self._diagnostics()
 
     def kill(self):
         if self._process and self._process.poll() is None:
