@@ -12,7 +12,9 @@ render server (neptune-server.exe, under the same wrapper) for run B and
 points the guest runtime at it with NPT_SERVER; with --b-server-native the
 server is a Linux program (neptune-server on DXVK-native: NPT_BACKEND=dxvk in
 this script's environment) started as it is, and the guest under Wine reaches
-it through its rendezvous file and /dev/shm mapping on Z:. A difference names
+it through its rendezvous file and /dev/shm mapping on Z:; with --b-server-device the
+server serves a shared-memory device file (QEMU ivshmem's backing file, --vm-shm) and run
+B's guest runtime maps it through Z: (NPT_TRANSPORT=ivshmem). A difference names
 the frame and the first differing pixel and keeps both runs' PNG and raw files.
 --b-arg ARG gives run B arguments of its own: the compositor sample's run B renders
 the same frames with three processes (--processes) against run A's single process.
@@ -65,25 +67,44 @@ class Server:
     """A render server for run B: started before the run, its log kept beside
     the frames, stopped (and its exit checked) afterwards."""
 
-    def __init__(self, wrapper, exe, work, native=False):
+    def __init__(self, wrapper, exe, work, native=False, device=False):
         self.socket = os.path.join(work, "npt")
+        # A shared-memory device (QEMU ivshmem's backing file) instead of the socket.
+        self.device = os.path.join("/dev/shm", os.path.basename(work) + "-device") if device else None
         self.log_path = os.path.join(work, "server.log")
         self.log = open(self.log_path, "w")
         env = dict(os.environ)
         env.setdefault("WINEDEBUG", "-all")
-        command = [exe, "--socket", self.socket] if native else wrapper + [exe, "--socket", wine_path(self.socket)]
+        where = ["--vm-shm", self.device, "--size", "256M"] if device else ["--socket", self.socket]
+        if not native and not device:
+            where[1] = wine_path(self.socket)
+        command = [exe] + where if native else wrapper + [exe] + where
         self.process = subprocess.Popen(command, env=env,
                                         stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
-        # The server writes its rendezvous file once it accepts guests.
+        # The server writes its rendezvous file (or the device's header) once it accepts guests.
         deadline = time.monotonic() + 60
-        while not os.path.exists(self.socket + ".tcp"):
+        while not self.ready():
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("the server did not start; its log:\n" + self.output())
             time.sleep(0.05)
 
+    def ready(self):
+        if not self.device:
+            return os.path.exists(self.socket + ".tcp")
+        try:
+            with open(self.device, "rb") as f:
+                return f.read(4) == b"NPTD"
+        except OSError:
+            return False
+
     def address(self):
         return wine_path(self.socket)
+
+    def guest_env(self):
+        if self.device:
+            return {"NPT_TRANSPORT": "ivshmem", "NPT_IVSHMEM_DEVICE": self.device}
+        return {"NPT_SERVER": self.address()}
 
     def output(self):
         with open(self.log_path) as f:
@@ -98,6 +119,8 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+        if self.device and os.path.exists(self.device):
+            os.unlink(self.device)
 
 
 def first_difference(path_a, path_b, width):
@@ -138,7 +161,7 @@ def program_for_b(exe, dll_dir, work):
 
 
 def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root, b_args=(), timeout=300,
-            b_server_native=False):
+            b_server_native=False, b_server_device=False):
     name = os.path.basename(exe)
     work = tempfile.mkdtemp(prefix="npt-compare-%s-" % name, dir=keep_root)
     dir_a, dir_b = os.path.join(work, "a"), os.path.join(work, "b")
@@ -150,10 +173,10 @@ def compare(wrapper, exe, args, width, b_env, b_dll_dir, b_server, keep_root, b_
     server = None
     if b_server:
         try:
-            server = Server(wrapper, b_server, work, b_server_native)
+            server = Server(wrapper, b_server, work, b_server_native, b_server_device)
         except RuntimeError as error:
             return "FAIL", [str(error), "kept in %s" % work]
-        b_env = dict(b_env, NPT_SERVER=server.address())
+        b_env = dict(b_env, **server.guest_env())
     try:
         rc_b, frames_b, log_b = run_sample(wrapper, exe_b, args + list(b_args), dir_b, b_env, timeout)
     finally:
@@ -202,6 +225,9 @@ def main():
                         help="start this render server for run B and set NPT_SERVER for it")
     parser.add_argument("--b-server-native", action="store_true",
                         help="the --b-server program is a native Linux server: started without the Wine wrapper")
+    parser.add_argument("--b-server-device", action="store_true",
+                        help="the --b-server serves a shared-memory device file (--vm-shm) and run B's guest "
+                             "runtime connects through it (NPT_TRANSPORT=ivshmem)")
     parser.add_argument("--b-arg", action="append", default=[], metavar="ARG",
                         help="an argument for run B only (e.g. --processes: another version of the same frames)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds each run may take")
@@ -220,7 +246,8 @@ def main():
     failed = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
         jobs = [pool.submit(compare, wrapper, exe, args, width, b_env, options.b_dll_dir, options.b_server, options.keep_dir,
-                            options.b_arg, options.timeout, options.b_server_native) for exe in options.exes]
+                            options.b_arg, options.timeout, options.b_server_native, options.b_server_device)
+                for exe in options.exes]
         for job in jobs:
             verdict, lines = job.result()
             failed |= verdict == "FAIL"

@@ -66,7 +66,11 @@ void DeviceHost::write_header() {
   store_release(h->transport_version, kVersion);
   store_release(h->server_instance, m_instance);
   store_release(h->state, uint32_t(kDeviceServing));
-  store_release(h->heartbeat, ++m_heartbeat);
+  beat();
+}
+
+void DeviceHost::beat() {
+  std::atomic_ref<uint64_t>(reinterpret_cast<DeviceHeader*>(m_base)->heartbeat).fetch_add(1, std::memory_order_release);
 }
 
 uint32_t DeviceHost::active_contexts() const {
@@ -203,17 +207,6 @@ void DeviceHost::handshake(uint32_t index) {
   const Geometry geometry = geometry_from_hello(hello);
   HostContext::initialize_memory(m_base + offset, geometry, 0);
 
-  WorkerSpec spec;
-  spec.slot = index;
-  spec.context_offset = offset;
-  spec.context_size = size;
-  spec.geometry = g;
-  uint32_t pid = 0;
-  std::string error;
-  if (!launch_worker(spec, &pid, &error)) {
-    m_chunks.free_all(index);
-    return refuse(ConnectError::ServerError, "cannot start a worker: " + error);
-  }
   s.context_offset = offset;
   s.context_size = size;
   s.reply_slots = g.reply_slot_count;
@@ -224,12 +217,31 @@ void DeviceHost::handshake(uint32_t index) {
   s.cpu_at_ns = 0;
   store_release(m->context_offset, offset);
   store_release(m->context_size, size);
-  store_release(m->worker_pid, pid);
+  // The Welcome goes first, as on the Windows server's socket: starting a Wine process can
+  // take seconds on a loaded machine, the guest's handshake should not wait for it (its
+  // first call does). The worker's pid appears in the slot and the control block after.
   welcome.flags = kWelcomeDevice | ((granted & kHelloBulkRegions) ? uint32_t(kWelcomeBulkRegions) : 0u);
-  welcome.worker_pid = pid;
   welcome.shm_size = size;
   answer(index, welcome, kSlotActive);
   s.phase = Phase::Active;
+
+  WorkerSpec spec;
+  spec.slot = index;
+  spec.context_offset = offset;
+  spec.context_size = size;
+  spec.geometry = g;
+  uint32_t pid = 0;
+  std::string error;
+  if (!launch_worker(spec, &pid, &error)) {
+    std::fprintf(stderr, "neptune-server: device slot %u: cannot start a worker: %s\n", index, error.c_str());
+    // As a worker that died at once; reclaimed at the next tick.
+    mark_removed(s, uint32_t(FatalReason::WorkerDied));
+    s.phase = Phase::Ending;
+    s.ending_at_ns = 0;
+    return;
+  }
+  store_release(reinterpret_cast<ControlBlock*>(m_base + offset)->worker_pid, pid);
+  store_release(m->worker_pid, pid);
   if (m_config.verbose)
     std::fprintf(stderr, "neptune-server: device slot %u: context at 0x%llx (%llu bytes) in worker %u\n", index,
                  (unsigned long long)offset, (unsigned long long)size, pid);

@@ -39,6 +39,9 @@ public:
   void lay_out();
   // One round: the host heartbeat, the header rewritten, every slot looked at.
   void tick();
+  // Moves the host heartbeat (tick() does too): a thread of a server whose ticks may stall
+  // (starting a Wine process) keeps its guests from taking it for dead.
+  void beat();
   // Marks the device stopped and ends every context (the server ends).
   void stop_all();
 
@@ -110,7 +113,6 @@ private:
   uint32_t slot_count() const { return uint32_t(m_slots.size()); }
 
   std::vector<Slot> m_slots;
-  uint64_t m_heartbeat = 0;
 };
 
 // Parses "512M", "1G", "4194304": bytes, or 0 when malformed.

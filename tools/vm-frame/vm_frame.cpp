@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../../bench/gpu/frame_commands.h"
+#include "../../guest/core/server_rendezvous.h"
 #include "dxbc/asm/assembler.h"
 #include "neptune/transport/guest_connection.h"
 #include "npt/protocol/wire.h"
@@ -322,6 +323,10 @@ int main(int argc, char** argv) {
     address = !server.empty() ? server : env ? env : "";
     if (address.empty())
       die(2, "--transport socket needs --server PATH or NPT_SERVER");
+#if defined(_WIN32)
+    // As the guest runtime: a PE program reaches the server's rendezvous file (through Z:).
+    address = guest::serverRendezvousPath(address.c_str());
+#endif
     s = transport::GuestConnection::connect(address.c_str(), g, &guest, &error, identity);
   }
   if (s != transport::kOk)

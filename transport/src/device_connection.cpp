@@ -12,6 +12,7 @@
 #include <mutex>
 #include <condition_variable>
 #include <thread>
+#include <utility>
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -81,10 +82,76 @@ uint32_t random_nonce() {
   return nonce ? nonce : 1;
 }
 
+// The device's memory as this process maps it: a file mapping, or (a PE process under Wine
+// whose file mapping failed) the Linux mmap system call issued directly.
+class DeviceMemory {
+public:
+  DeviceMemory() = default;
+  explicit DeviceMemory(SharedMapping mapping) : m_mapping(std::move(mapping)) {}
+  DeviceMemory(uint8_t* raw, uint64_t size) : m_raw(raw), m_raw_size(size) {}
+  DeviceMemory(DeviceMemory&& other) noexcept { *this = std::move(other); }
+  DeviceMemory& operator=(DeviceMemory&& other) noexcept {
+    std::swap(m_mapping, other.m_mapping);
+    std::swap(m_raw, other.m_raw);
+    std::swap(m_raw_size, other.m_raw_size);
+    return *this;
+  }
+  ~DeviceMemory();
+  uint8_t* data() const { return m_raw ? m_raw : m_mapping.data(); }
+  uint64_t size() const { return m_raw ? m_raw_size : m_mapping.size(); }
+  bool valid() const { return data() != nullptr; }
+
+private:
+  SharedMapping m_mapping;
+  uint8_t* m_raw = nullptr;
+  uint64_t m_raw_size = 0;
+};
+
+#if defined(_WIN32) && defined(__x86_64__)
+int64_t linux_syscall(int64_t number, int64_t a, int64_t b, int64_t c, int64_t d = 0, int64_t e = 0, int64_t f = 0) {
+  int64_t ret;
+  register int64_t r10 asm("r10") = d;
+  register int64_t r8 asm("r8") = e;
+  register int64_t r9 asm("r9") = f;
+  asm volatile("syscall" : "=a"(ret) : "a"(number), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+
+// Wine's file mapping of a sysfs resource file can fail where Linux's mmap does not (a PCI
+// BAR is no ordinary file): a PE process under Wine on Linux may call Linux directly, as
+// the transport does for futexes (wait.cpp). `path` is the Linux path.
+DeviceMemory map_with_linux_syscalls(const std::string& path) {
+  if (!address_wait_is_cross_process() || path.empty() || path[0] != '/')
+    return {};
+  const int64_t fd = linux_syscall(2 /* open */, int64_t(intptr_t(path.c_str())), 02 /* O_RDWR */ | 02000000 /* O_CLOEXEC */, 0);
+  if (fd < 0)
+    return {};
+  alignas(8) uint8_t st[256] = {};
+  int64_t size = 0;
+  if (linux_syscall(5 /* fstat */, fd, int64_t(intptr_t(st)), 0) == 0)
+    std::memcpy(&size, st + 48, sizeof(size));   // struct stat's st_size on x86_64
+  int64_t p = -1;
+  if (size > 0)
+    p = linux_syscall(9 /* mmap */, 0, size, 3 /* PROT_READ|PROT_WRITE */, 1 /* MAP_SHARED */, fd, 0);
+  linux_syscall(3 /* close */, fd, 0, 0);
+  if (p < 0 && p > -4096)
+    return {};
+  return DeviceMemory(reinterpret_cast<uint8_t*>(intptr_t(p)), uint64_t(size));
+}
+
+DeviceMemory::~DeviceMemory() {
+  if (m_raw)
+    linux_syscall(11 /* munmap */, int64_t(intptr_t(m_raw)), int64_t(m_raw_size), 0);
+}
+#else
+DeviceMemory::~DeviceMemory() = default;
+#endif
+
 // The device as this guest holds it: the whole mapping, its slot, the lease thread.
 class DeviceSession {
 public:
-  DeviceSession(SharedMapping mapping, uint32_t slot_index, uint32_t claim)
+  DeviceSession(DeviceMemory mapping, uint32_t slot_index, uint32_t claim)
   : m_mapping(std::move(mapping)), m_claim(claim) {
     m_header = reinterpret_cast<DeviceHeader*>(m_mapping.data());
     m_slot = reinterpret_cast<DeviceSlot*>(m_mapping.data() + kSlotsOffset + uint64_t(slot_index) * kSlotStride);
@@ -139,7 +206,7 @@ private:
     }
   }
 
-  SharedMapping m_mapping;
+  DeviceMemory m_mapping;
   DeviceHeader* m_header = nullptr;
   DeviceSlot* m_slot = nullptr;
   uint32_t m_claim;
@@ -290,6 +357,7 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
   };
   std::string path = device ? device : "";
 #if defined(_WIN32)
+  const std::string linux_path = path;
   if (!path.empty() && path[0] == '/') {
     path = "Z:" + path;
     for (char& c : path)
@@ -297,7 +365,16 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
         c = '\\';
   }
 #endif
-  SharedMapping mapping = SharedMapping::map_file(path.c_str());
+#if defined(_WIN32) && defined(__x86_64__)
+  // NPT_IVSHMEM_LINUX_MMAP=1 (tests) goes straight to the system calls.
+  DeviceMemory mapping;
+  if (env_int("NPT_IVSHMEM_LINUX_MMAP", 0, 1) != 1)
+    mapping = DeviceMemory(SharedMapping::map_file(path.c_str()));
+  if (!mapping.valid())
+    mapping = map_with_linux_syscalls(linux_path);
+#else
+  DeviceMemory mapping(SharedMapping::map_file(path.c_str()));
+#endif
   if (!mapping.valid())
     return fail(kDeviceRemoved, "cannot map the shared-memory device " + path);
   const uint64_t size = mapping.size();

@@ -131,12 +131,16 @@ public:
     return reinterpret_cast<DeviceSlot*>(m_base + kSlotsOffset + uint64_t(i) * kSlotStride);
   }
   uint8_t* base() const { return m_base; }
-  // The slot whose context this guest uses (by where its memory lies in the device).
+  // The slot whose context this guest uses (by its worker, which the server names in the
+  // slot once the worker started: after the Welcome).
   int slot_of(GuestConnection& guest) const {
-    for (uint32_t i = 0; i < load_acquire(header()->slot_count); i++)
-      if (load_acquire(slot(i)->state) == kSlotActive &&
-          load_acquire(slot(i)->worker_pid) == guest.worker_pid())
-        return int(i);
+    for (int round = 0; round < 1000; round++) {
+      const uint32_t worker = guest.worker_pid();
+      for (uint32_t i = 0; worker && i < load_acquire(header()->slot_count); i++)
+        if (load_acquire(slot(i)->state) == kSlotActive && load_acquire(slot(i)->worker_pid) == worker)
+          return int(i);
+      sleep_us(10000);
+    }
     return -1;
   }
 
@@ -413,3 +417,97 @@ TEST_P(Device, AnIdleGuestCostsTheServerLittleCpu) {
 
 INSTANTIATE_TEST_SUITE_P(Servers, Device, ::testing::Values(ServerKind::Native, ServerKind::Wine),
                          [](const auto& info) { return info.param == ServerKind::Native ? "Native" : "Wine"; });
+
+namespace {
+
+std::string run_command(const std::string& command, int* status) {
+  std::string output;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) {
+    *status = -1;
+    return output;
+  }
+  char buf[512];
+  while (fgets(buf, sizeof(buf), p))
+    output += buf;
+  const int raw = pclose(p);
+  *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return output;
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+}
+
+// The VM test's configuration without the VM: neptune-server.exe under Wine (executor on
+// wined3d) serving a device file, neptune-vm-frame natively mapping the file as its BAR.
+// The same commands reach the same backend through the device and through the socket, so
+// the frames must be byte-identical: the native program through the device, the PE build of
+// the same program under Wine through the device (Z:) and through neptune-server.exe's
+// socket. Each run also checks every cell's colour itself (exit status 3 otherwise).
+TEST(DeviceFrame, TheFrameThroughTheDeviceIsByteIdenticalToTheSocketOne) {
+  const char* native = std::getenv("NPT_VM_FRAME_BIN");
+  const std::string pe = win_build_dir() + "/tools/vm-frame/neptune-vm-frame.exe";
+  struct stat st;
+  if (!wine_server_available() || !native || stat(native, &st) != 0 || stat(pe.c_str(), &st) != 0)
+    GTEST_SKIP() << "needs neptune-server.exe, neptune-vm-frame.exe (NPT_WIN_BUILD_DIR), wine and NPT_VM_FRAME_BIN";
+  char dir_template[] = "/tmp/npt-device-frame-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  std::vector<std::string> outputs = { dir + "/native-ivshmem.rgba", dir + "/pe-ivshmem.rgba",
+                                       dir + "/pe-ivshmem-linux-mmap.rgba", dir + "/pe-socket.rgba" };
+  int status = 0;
+  std::string log;
+  {
+    DeviceServerProcess server(ServerKind::Wine, 256ull << 20, { "--dispatch", "executor" });
+    ASSERT_TRUE(server.serving());
+    uint64_t start = now_ns();
+    log = run_command("timeout 300 '" + std::string(native) + "' --device " + server.path() + " --output " + outputs[0],
+                      &status);
+    EXPECT_EQ(status, 0) << log;
+    std::printf("native guest through the device: %llu ms\n%s", (unsigned long long)ms_since(start), log.c_str());
+    start = now_ns();
+    log = run_command("timeout 300 wine '" + pe + "' --device " + server.path() + " --output Z:" + outputs[1], &status);
+    EXPECT_EQ(status, 0) << log;
+    std::printf("PE guest through the device: %llu ms\n%s", (unsigned long long)ms_since(start), log.c_str());
+    // The PE guest's fallback when Wine cannot map the BAR as a file: Linux's mmap itself.
+    start = now_ns();
+    log = run_command("NPT_IVSHMEM_LINUX_MMAP=1 timeout 300 wine '" + pe + "' --device " + server.path() +
+                      " --output Z:" + outputs[2], &status);
+    EXPECT_EQ(status, 0) << log;
+    std::printf("PE guest through the device, mapped by Linux's mmap: %llu ms\n%s", (unsigned long long)ms_since(start),
+                log.c_str());
+  }
+  {
+    const std::string socket = dir + "/neptune.sock";
+    pid_t server = fork();
+    if (server == 0) {
+      execlp("wine", "wine", (win_build_dir() + "/host/server/neptune-server.exe").c_str(), "--socket", socket.c_str(),
+             static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 3000 && access((socket + ".tcp").c_str(), R_OK) != 0; i++)
+      sleep_us(10000);
+    const uint64_t start = now_ns();
+    log = run_command("timeout 300 wine '" + pe + "' --transport socket --server " + socket + " --output Z:" + outputs[3],
+                      &status);
+    EXPECT_EQ(status, 0) << log;
+    std::printf("PE guest through the socket: %llu ms\n%s", (unsigned long long)ms_since(start), log.c_str());
+    kill(server, SIGKILL);
+    waitpid(server, nullptr, 0);
+    unlink((socket + ".tcp").c_str());
+  }
+  const std::vector<uint8_t> reference = read_file(outputs[3]);
+  EXPECT_EQ(reference.size(), size_t(400 * 400 * 4));
+  for (size_t i = 0; i < 3; i++) {
+    const std::vector<uint8_t> frame = read_file(outputs[i]);
+    EXPECT_EQ(frame.size(), reference.size()) << outputs[i];
+    EXPECT_TRUE(frame == reference) << outputs[i] << " differs from the socket's frame";
+  }
+  for (const std::string& path : outputs)
+    unlink(path.c_str());
+  rmdir(dir.c_str());
+}
