@@ -144,7 +144,7 @@ private:
 // Where a polling worker is in its back-off (WorkerParams::poll_doorbell).
 struct DoorbellPoll {
   uint32_t pause_us = 50;
-  bool quiet = false;   // a whole slice passed without a ring
+  uint32_t quiet_slices = 0;   // whole slices of 100 ms passed without a ring
 };
 
 bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Executor* fences, DoorbellPoll* poll) {
@@ -159,7 +159,8 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Exe
     // 100 ms at most, for the progress word). A waker of this kernel (the shared-fence relay)
     // still ends a pause at once.
     const uint64_t end = transport::now_ns() + 100 * 1000000ull;
-    const uint32_t longest = poll->quiet ? kMaxIdleDoorbellPollUs : kMaxDoorbellPollUs;
+    const uint32_t longest = poll->quiet_slices >= 10 ? kMaxIdleDoorbellPollUs
+                           : poll->quiet_slices ? kMaxQuietDoorbellPollUs : kMaxDoorbellPollUs;
     while (transport::load_acquire(control->doorbell) == seen && transport::now_ns() < end) {
       transport::address_wait(&control->doorbell, seen, poll->pause_us);
       poll->pause_us = poll->pause_us * 2 > longest ? longest : poll->pause_us * 2;
@@ -169,7 +170,7 @@ bool wait_for_doorbell(WorkerParams& p, npt_host_context* context, executor::Exe
       *poll = DoorbellPoll();
       return true;
     }
-    poll->quiet = true;
+    poll->quiet_slices++;
     return npt_host_context_has_work(context) != 0 || p.link->guest_alive();
   }
   if (p.socket_wake) {

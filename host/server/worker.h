@@ -80,7 +80,7 @@ struct WorkerParams {
   const npt_host_region_provider* region_provider = nullptr;
   // The guest cannot wake this worker (it runs in a VM behind a shared-memory device): the
   // idle worker polls the doorbell word, backing off from 50 us to kMaxDoorbellPollUs
-  // (kMaxIdleDoorbellPollUs once quiet for a slice of 100 ms).
+  // (longer once quiet for a while: kMaxQuietDoorbellPollUs, kMaxIdleDoorbellPollUs).
   bool poll_doorbell = false;
   DispatchMode dispatch = DispatchMode::Executor;
   uint32_t spin_us = 50;         // poll this long before announcing idle
@@ -106,10 +106,12 @@ inline bool worker_looks_hung(uint64_t elapsed_ns, uint64_t cpu_used_ns) {
 
 // The longest pause of a worker polling its doorbell (poll_doorbell): the latency a guest's
 // first command after a quiet spell may pay. 2 ms within the first 100 ms of quiet, 20 ms
-// after that: an idle worker then wakes ~60 times a second (2 ms throughout cost an idle
-// worker 1.6% of a core on the loaded test machine, ~500 wakeups a second).
+// within the first second, 50 ms after that, when an idle worker wakes ~20 times a second
+// for it (2 ms throughout cost an idle native worker 1.6% of a core on the loaded test
+// machine, ~500 wakeups a second; a PE worker under Wine pays more per wakeup).
 constexpr uint32_t kMaxDoorbellPollUs = 2000;
-constexpr uint32_t kMaxIdleDoorbellPollUs = 20000;
+constexpr uint32_t kMaxQuietDoorbellPollUs = 20000;
+constexpr uint32_t kMaxIdleDoorbellPollUs = 50000;
 
 // Exit status: 0 guest disconnected, 2 the context could not be set up, 3 context fatal.
 int run_worker(WorkerParams& params);

@@ -33,7 +33,7 @@ constexpr uint64_t kMinDeviceSize = 4ull << 20;
 // How often a guest renews its lease (DeviceSlot::guest_heartbeat) and the host its own
 // (DeviceHeader::heartbeat).
 constexpr uint32_t kGuestHeartbeatMs = 100;
-constexpr uint32_t kHostHeartbeatMs = 50;
+constexpr uint32_t kHostHeartbeatMs = 100;
 // How long a guest waits for the host's heartbeat to move before it declares the host
 // gone (a server under heavy load still ticks many times within it).
 constexpr uint32_t kHostSilenceMs = 3000;
