@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Fetches Wine's d3d11 conformance test (dlls/d3d11/tests/d3d11.c) and the Wine
-# headers it includes that mingw-w64 lacks (include/wine/{test,heap,debug}.h) from Debian's source package of
-# the Wine installed here, through apt with a private sources list: nothing is added
-# to /etc/apt. Only those files are extracted; the package and the extracted files
-# stay in a cache outside the clone and are reused by later runs.
+# headers it includes that mingw-w64 lacks (include/wine/{test,heap,debug}.h) from
+# Debian's source package of the Wine installed here, through apt with a private
+# sources list: nothing is added to /etc/apt. Only those files are extracted and
+# kept, in a cache outside the clone that later runs reuse without the network.
 # Usage: fetch-wine-tests.sh   (prints the directory holding dlls/ and include/)
-# NPT_WINE_SOURCE_CACHE overrides the cache directory.
+# NPT_WINE_SOURCE_CACHE overrides the cache directory, NPT_DEBIAN_MIRROR the mirror.
 set -euo pipefail
 
 cache=${NPT_WINE_SOURCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/neptune/wine-source}
