@@ -263,21 +263,29 @@ def gate(names, results, expected_of):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", required=True, help="d3d11_suite.exe")
+    parser.add_argument("--suite", help="d3d11_suite.exe")
     parser.add_argument("--path", required=True, help="the name of this way of running it: direct, neptune, triton")
     parser.add_argument("--dll-dir", help="the DLLs under test (copied beside the suite; d3d11,dxgi=n,b)")
     parser.add_argument("--server", help="neptune-server.exe, started for the run (NPT_SERVER)")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--expect", required=True, help="this path's expectation file")
     parser.add_argument("--direct", help="the direct run's expectation file (the target of other paths)")
-    parser.add_argument("--work", required=True, help="directory for the logs and results of this run")
+    parser.add_argument("--work", help="directory for the logs and results of this run")
     parser.add_argument("--only", help="run just these functions (comma-separated); no gate")
     parser.add_argument("--stall-timeout", type=int, default=300,
                         help="seconds without output after which a process counts as hung")
     parser.add_argument("--function-timeout", type=int, default=240,
                         help="the same for a function run alone")
     parser.add_argument("--update", action="store_true", help="rewrite --expect from this run")
+    parser.add_argument("--from-results", metavar="WORK",
+                        help="run nothing: report, gate or --update from the results.json an earlier run left in WORK")
     options = parser.parse_args()
+
+    if options.from_results:
+        options.work = options.from_results
+        return report_and_gate(options, *load_results(options.from_results))
+    if not options.suite or not options.work:
+        parser.error("--suite and --work are needed to run the suite")
 
     started = time.monotonic()
     wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
@@ -306,20 +314,40 @@ def main():
     finally:
         runner.stop()
 
-    direct = read_expectations(options.direct) if options.direct else {}
-    own = read_expectations(options.expect)
-    expected_of = lambda name: own.get(name, direct.get(name, ("Pass", 0)))
-    elapsed = time.monotonic() - started
-
+    processes, server_problems, elapsed = runner.processes, runner.server_restarts, time.monotonic() - started
     with open(os.path.join(options.work, "results.json"), "w") as f:
-        json.dump({name: {"state": state_text(function.state()), "failed": function.failed,
-                          "todo_passed": function.todo_passed, "skipped": function.skipped,
-                          "flaky": function.flaky} for name, function in results.items()}, f, indent=1)
+        json.dump({"path": options.path, "functions": names, "processes": processes,
+                   "seconds": round(elapsed), "server_problems": server_problems,
+                   "results": {name: {"state": state_text(function.state()), "failed": function.failed,
+                                      "todo_passed": function.todo_passed, "skipped": function.skipped,
+                                      "flaky": function.flaky, "lines": function.lines}
+                               for name, function in results.items()}}, f, indent=1)
     with open(os.path.join(options.work, "failures.txt"), "w") as f:
         for name in names + [UNATTRIBUTED]:
             if name in results and results[name].lines:
                 f.write("== %s (%s)\n" % (name, state_text(results[name].state())))
                 f.writelines(line + "\n" for line in results[name].lines)
+
+    return report_and_gate(options, names, results, processes, server_problems, elapsed)
+
+
+def load_results(work):
+    with open(os.path.join(work, "results.json")) as f:
+        saved = json.load(f)
+    results = {}
+    for name, fields in saved["results"].items():
+        function = results[name] = Function()
+        for counter in ("failed", "todo_passed", "skipped", "flaky", "lines"):
+            setattr(function, counter, fields[counter])
+        if fields["state"] in ("Crash", "Timeout"):
+            function.abnormal = fields["state"]
+    return saved["functions"], results, saved["processes"], saved["server_problems"], saved["seconds"]
+
+
+def report_and_gate(options, names, results, processes, server_problems, elapsed):
+    direct = read_expectations(options.direct) if options.direct else {}
+    own = read_expectations(options.expect)
+    expected_of = lambda name: own.get(name, direct.get(name, ("Pass", 0)))
 
     states = {name: results[name].state() for name in names}
     clean = sum(1 for state in states.values() if state[0] == "Pass")
@@ -329,7 +357,7 @@ def main():
     todo_passed = {name: results[name].todo_passed for name in names if results[name].todo_passed}
     print("Wine d3d11 conformance, %s: %d/%d functions clean, %d failing checks, %d crashes, %d timeouts "
           "(%d processes, %.0f s)" % (options.path, clean, len(names), failing, len(crashes), len(timeouts),
-                                      runner.processes, elapsed))
+                                      processes, elapsed))
     if options.direct:
         direct_clean = len(names) - sum(1 for name in names if name in direct)
         direct_failing = sum(count for name, (kind, count) in direct.items() if name in names)
@@ -347,7 +375,7 @@ def main():
 
     if options.only:
         return 0
-    problems = list(runner.server_restarts)
+    problems = list(server_problems)
     if options.update:
         if options.path == "direct":
             header = ("# Functions of Wine's d3d11 test that Wine's own d3d11 does not pass on this machine (wined3d,\n"
@@ -360,6 +388,9 @@ def main():
                   if states[name] != direct.get(name, ("Pass", 0))]
         write_expectations(options.expect, header, listed)
         print("wrote %s (%d functions)" % (options.expect, len(listed)))
+        for problem in problems:
+            print("  " + problem)
+        return 1 if problems else 0
     else:
         for name in own:
             if name not in names:
