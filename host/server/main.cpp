@@ -28,7 +28,7 @@ static void usage() {
     "                         e.g. /dev/shm/neptune-vm0; created if missing, never shrunk)\n"
     "  --size BYTES           the device's size (512M, 1G, ...; a multiple of 64 KiB)\n"
     "  --lease-ms N           a device slot whose guest renews no lease for N ms loses its\n"
-    "                         context (default 1500)\n"
+    "                         context (default 1000)\n"
     "  --no-tcp               no loopback TCP listener for PE guests\n"
     "  --dispatch executor|null|diag\n"
     "                         executor (default): decode, validate, run on the D3D11 backend\n"

@@ -26,7 +26,7 @@ struct ServerConfig {
   // size, and how long a slot's guest may leave its lease unrenewed (device_host.h).
   std::string device_path;
   uint64_t device_size = 0;
-  uint32_t lease_ms = 1500;
+  uint32_t lease_ms = 1000;
 };
 
 }
