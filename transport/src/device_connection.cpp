@@ -156,7 +156,6 @@ public:
     m_header = reinterpret_cast<DeviceHeader*>(m_mapping.data());
     m_slot = reinterpret_cast<DeviceSlot*>(m_mapping.data() + kSlotsOffset + uint64_t(slot_index) * kSlotStride);
     m_generation = load_acquire(m_slot->generation);
-    m_instance = load_acquire(m_header->server_instance);
     m_host_beat = load_acquire(m_header->heartbeat);
     m_host_beat_at = now_ns();
     m_lease = std::thread([this] { renew_lease(); });
@@ -178,10 +177,11 @@ public:
   DeviceSlot* slot() const { return m_slot; }
   const DeviceHeader* header() const { return m_header; }
 
-  // The slot is still this guest's, served by the same server.
+  // The slot is still this guest's. Not judged by the header: any process may scribble
+  // over it until the host's next tick rewrites it. A restarted server starts every slot
+  // afresh (claim 0), which this sees.
   bool ours() const {
-    return load_acquire(m_slot->generation) == m_generation && load_acquire(m_slot->claim) == m_claim &&
-           load_acquire(m_header->server_instance) == m_instance;
+    return load_acquire(m_slot->generation) == m_generation && load_acquire(m_slot->claim) == m_claim;
   }
   // Whether the host is alive: its heartbeat moved within kHostSilenceMs.
   bool host_alive() {
@@ -211,7 +211,6 @@ private:
   DeviceSlot* m_slot = nullptr;
   uint32_t m_claim;
   uint32_t m_generation = 0;
-  uint64_t m_instance = 0;
   std::mutex m_beat_mutex;
   uint64_t m_host_beat = 0;
   uint64_t m_host_beat_at = 0;

@@ -334,7 +334,7 @@ TEST_P(Device, GarbageInASlotEndsOnlyThatContextAndTheHeaderIsRestored) {
   size_t n = 0;
   EXPECT_EQ(victim->call(0, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
   std::printf("scribbled slot: context removed after %llu ms\n", (unsigned long long)ms_since(start));
-  EXPECT_TRUE(echo_ok(*other, 9));
+  EXPECT_TRUE(echo_ok(*other, 9)) << fatal_reason_name(FatalReason(other->fatal_reason()));
   EXPECT_GE(wait_free(server, slot, now_ns()), 0);
 
   // Garbage over the whole header page: the host rewrites it; nobody loses anything.
@@ -342,7 +342,7 @@ TEST_P(Device, GarbageInASlotEndsOnlyThatContextAndTheHeaderIsRestored) {
   for (int i = 0; i < 500 && load_acquire(server.header()->magic) != kDeviceMagic; i++)
     sleep_us(2000);
   EXPECT_EQ(load_acquire(server.header()->magic), kDeviceMagic);
-  EXPECT_TRUE(echo_ok(*other, 10));
+  EXPECT_TRUE(echo_ok(*other, 10)) << fatal_reason_name(FatalReason(other->fatal_reason()));
   std::unique_ptr<GuestConnection> again;
   ASSERT_EQ(server.connect(&again, &error), kOk) << error;
   EXPECT_TRUE(echo_ok(*again, 11));
@@ -372,7 +372,7 @@ TEST_P(Device, GarbageInASlotEndsOnlyThatContextAndTheHeaderIsRestored) {
   EXPECT_EQ(welcome.error, uint32_t(ConnectError::BadMagic));
   store_release(g->release, 1u);
   EXPECT_GE(wait_free(server, free_slot, now_ns()), 0);
-  EXPECT_TRUE(echo_ok(*other, 12));
+  EXPECT_TRUE(echo_ok(*other, 12)) << fatal_reason_name(FatalReason(other->fatal_reason())) << ", status " << other->status();
 }
 
 TEST_P(Device, AnIdleGuestCostsTheServerLittleCpu) {
