@@ -9,6 +9,7 @@ SLOT_FREE = 0
 SLOT_ACTIVE = 2
 # DeviceSlot: line 0 guest-written, line 1 (offset 64) host-written.
 SLOT_CLAIM = 0
+SLOT_GUEST_HEARTBEAT = 16  # the guest's lease, bumped every 100 ms while it lives
 SLOT_STATE = 64
 SLOT_GENERATION = 68
 
@@ -46,6 +47,7 @@ class DeviceView:
             result.append({
                 "index": index,
                 "claim": self._u32(base + SLOT_CLAIM),
+                "heartbeat": self._u64(base + SLOT_GUEST_HEARTBEAT),
                 "state": self._u32(base + SLOT_STATE),
                 "generation": self._u32(base + SLOT_GENERATION),
             })
