@@ -150,7 +150,23 @@ HRESULT CommandStream::flushLocked() {
     NPT_ERROR("submitting commands failed: 0x%08x (host fatal reason %u)", unsigned(s), m_connection.fatal_reason());
     return s;
   }
+  reportRefusedCreations();
   return S_OK;
+}
+
+void CommandStream::reportRefusedCreations() {
+  uint32_t fresh = 0;
+  transport::GuestConnection::RefusedCreations refused = m_connection.take_refused_creations(&fresh);
+  if (!fresh)
+    return;
+  // This runtime answered S_OK for these creations; every later call naming them is dropped
+  // by the host (the host's log says why).
+  if (refused.lastRule)
+    NPT_WARN("the host refused %u creation(s) answered S_OK here (last: object %u, host rule E%u)", fresh,
+             refused.lastObject, refused.lastRule);
+  else
+    NPT_WARN("the host refused %u creation(s) answered S_OK here (last: object %u, refused by the backend)", fresh,
+             refused.lastObject);
 }
 
 HRESULT CommandStream::finish() {

@@ -159,6 +159,8 @@ public:
 
 private:
   friend class Recorder;
+  // Logs creations the host refused since the last look (they were answered S_OK here).
+  void reportRefusedCreations();
   struct InFlight {
     uint64_t sequence;                 // ring record that must have executed
     transport::BulkRef ref;

@@ -5,6 +5,7 @@
 
 #include "fence.h"
 #include "log.h"
+#include "npt/validation/context_calls.h"
 #include "resource.h"
 #include "texture.h"
 
@@ -522,9 +523,15 @@ void STDMETHODCALLTYPE Context::OMSetRenderTargetsAndUnorderedAccessViews(UINT r
   protocol::ObjectId depthId = 0;
   bool keepTargets = rtvCount == D3D11_KEEP_RENDER_TARGETS_AND_DEPTH_STENCIL;
   bool keepUavs = uavCount == D3D11_KEEP_UNORDERED_ACCESS_VIEWS;
+  // Windows ignores the whole call when a count or slot is out of range: nothing is bound
+  // (neither the render targets nor the UAVs) and the host hears nothing.
+  validation::Check ranges = validation::validateRenderTargetsAndUavs(keepTargets ? 0 : rtvCount, uavStart,
+                                                                      keepUavs ? 0 : uavCount, m_parent->limits());
+  if (!ranges.passed()) {
+    NPT_DEBUG("OMSetRenderTargetsAndUnorderedAccessViews: %s", ranges.describe().c_str());
+    return;
+  }
   if (!keepTargets) {
-    if (rtvCount > D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT)
-      return;
     for (UINT i = 0; i < D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
       RenderTargetView* view = i < rtvCount && rtvs ? ours<RenderTargetView>(rtvs[i]) : nullptr;
       m_state.renderTargets[i].reset(view);
@@ -535,12 +542,10 @@ void STDMETHODCALLTYPE Context::OMSetRenderTargetsAndUnorderedAccessViews(UINT r
     depthId = m_state.depthStencil.id();
   }
   if (!keepUavs) {
-    if (uavStart > D3D11_1_UAV_SLOT_COUNT || uavCount > D3D11_1_UAV_SLOT_COUNT - uavStart)
-      return;
     for (auto& uav : m_state.pixelUavs)
       uav.reset();
-    if (!setUavs(m_state.pixelUavs, uavStart, uavCount, uavs, uavIds) && uavCount)
-      return;
+    if (uavCount)
+      setUavs(m_state.pixelUavs, uavStart, uavCount, uavs, uavIds);
   }
   record([&](Recorder& r) {
     return protocol::encode_ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(r.writer(), m_id, rtvCount,

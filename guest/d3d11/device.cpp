@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 
 #include "buffer.h"
 #include "context.h"
@@ -10,6 +11,8 @@
 #include "fence.h"
 #include "log.h"
 #include "npt/protocol/control.h"
+#include "npt/validation/shaders.h"
+#include "npt/validation/states.h"
 #include "query.h"
 #include "shaders.h"
 #include "shared_resource.h"
@@ -96,6 +99,11 @@ HRESULT STDMETHODCALLTYPE Device::CreateBuffer(const D3D11_BUFFER_DESC* desc, co
   HRESULT hr = Buffer::validate(desc, data);
   if (FAILED(hr))
     return hr;
+  hr = answerOf(validation::validateBufferDesc(*desc, data != nullptr, m_limits), "CreateBuffer");
+  if (SUCCEEDED(hr))
+    hr = answerOf(checkInitialData(validation::shapeOf(*desc), data), "CreateBuffer");
+  if (FAILED(hr))
+    return hr;
   if (!out)
     return S_FALSE;
   if (removed())
@@ -127,6 +135,10 @@ HRESULT STDMETHODCALLTYPE Device::CreateTexture1D(const D3D11_TEXTURE1D_DESC* in
     *out = nullptr;
   D3D11_TEXTURE1D_DESC desc;
   HRESULT hr = Texture1D::normalize(in, data, &desc);
+  if (SUCCEEDED(hr))
+    hr = answerOf(validation::validateTexture1DDesc(desc, data != nullptr, m_limits), "CreateTexture1D");
+  if (SUCCEEDED(hr))
+    hr = answerOf(checkInitialData(validation::shapeOf(desc), data), "CreateTexture1D");
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -162,6 +174,12 @@ HRESULT Device::createTexture2D(const D3D11_TEXTURE2D_DESC1* in, const D3D11_SUB
     *out = nullptr;
   D3D11_TEXTURE2D_DESC1 desc;
   HRESULT hr = Texture2D::normalize(in, data, &desc);
+  D3D11_TEXTURE2D_DESC plainDesc;
+  std::memcpy(&plainDesc, &desc, sizeof(plainDesc));   // the first version is a prefix
+  if (SUCCEEDED(hr))
+    hr = answerOf(validation::validateTexture2DDesc(plainDesc, data != nullptr, m_limits), "CreateTexture2D");
+  if (SUCCEEDED(hr))
+    hr = answerOf(checkInitialData(validation::shapeOf(plainDesc), data), "CreateTexture2D");
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -222,6 +240,12 @@ HRESULT Device::createTexture3D(const D3D11_TEXTURE3D_DESC1* in, const D3D11_SUB
     *out = nullptr;
   D3D11_TEXTURE3D_DESC1 desc;
   HRESULT hr = Texture3D::normalize(in, data, &desc);
+  D3D11_TEXTURE3D_DESC plainDesc;
+  std::memcpy(&plainDesc, &desc, sizeof(plainDesc));
+  if (SUCCEEDED(hr))
+    hr = answerOf(validation::validateTexture3DDesc(plainDesc, data != nullptr, m_limits), "CreateTexture3D");
+  if (SUCCEEDED(hr))
+    hr = answerOf(checkInitialData(validation::shapeOf(plainDesc), data), "CreateTexture3D");
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -297,11 +321,17 @@ HRESULT createThroughVersion1(const Desc* in, Interface** out, Create1&& create1
 // Every Create*View: the desc normalized as Windows does, a guest id, the creation recorded
 // (fire-and-forget), the guest object holding the normalized desc.
 template<typename View, typename Interface, typename Desc, typename Encode>
-HRESULT Device::createView(ID3D11Resource* resource, const Desc* in, Interface** out, Encode&& encode) {
+HRESULT Device::createView(const char* method, ID3D11Resource* resource, const Desc* in, Interface** out, Encode&& encode) {
   if (out)
     *out = nullptr;
   Desc desc;
   HRESULT hr = View::normalize(resource, in, &desc);
+  if (FAILED(hr))
+    return hr;
+  validation::ResourceShape shape;
+  if (!shapeOfResource(resource, &shape))
+    return E_INVALIDARG;
+  hr = answerOf(checkView(shape, in, m_limits), method);
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -331,7 +361,7 @@ HRESULT STDMETHODCALLTYPE Device::CreateShaderResourceView(ID3D11Resource* resou
 
 HRESULT STDMETHODCALLTYPE Device::CreateShaderResourceView1(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC1* in,
                                                             ID3D11ShaderResourceView1** out) {
-  return createView<ShaderResourceView, ID3D11ShaderResourceView1>(resource, in, out,
+  return createView<ShaderResourceView, ID3D11ShaderResourceView1>("CreateShaderResourceView", resource, in, out,
       [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
     // Only a nonzero plane slice needs ID3D11Device3's method (and a host that has it).
     if (in && (in->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2D || in->ViewDimension == D3D11_SRV_DIMENSION_TEXTURE2DARRAY) &&
@@ -352,7 +382,7 @@ HRESULT STDMETHODCALLTYPE Device::CreateRenderTargetView(ID3D11Resource* resourc
 
 HRESULT STDMETHODCALLTYPE Device::CreateRenderTargetView1(ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC1* in,
                                                           ID3D11RenderTargetView1** out) {
-  return createView<RenderTargetView, ID3D11RenderTargetView1>(resource, in, out,
+  return createView<RenderTargetView, ID3D11RenderTargetView1>("CreateRenderTargetView", resource, in, out,
       [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
     D3D11_RENDER_TARGET_VIEW_DESC plain = in ? convertViewDesc<D3D11_RENDER_TARGET_VIEW_DESC>(*in) : D3D11_RENDER_TARGET_VIEW_DESC{};
     return protocol::encode_ID3D11Device_CreateRenderTargetView(r.writer(), m_id, resId, in ? &plain : nullptr, id);
@@ -361,7 +391,7 @@ HRESULT STDMETHODCALLTYPE Device::CreateRenderTargetView1(ID3D11Resource* resour
 
 HRESULT STDMETHODCALLTYPE Device::CreateDepthStencilView(ID3D11Resource* resource, const D3D11_DEPTH_STENCIL_VIEW_DESC* in,
                                                          ID3D11DepthStencilView** out) {
-  return createView<DepthStencilView, ID3D11DepthStencilView>(resource, in, out,
+  return createView<DepthStencilView, ID3D11DepthStencilView>("CreateDepthStencilView", resource, in, out,
       [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
     return protocol::encode_ID3D11Device_CreateDepthStencilView(r.writer(), m_id, resId, in, id);
   });
@@ -377,7 +407,7 @@ HRESULT STDMETHODCALLTYPE Device::CreateUnorderedAccessView(ID3D11Resource* reso
 
 HRESULT STDMETHODCALLTYPE Device::CreateUnorderedAccessView1(ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1* in,
                                                              ID3D11UnorderedAccessView1** out) {
-  return createView<UnorderedAccessView, ID3D11UnorderedAccessView1>(resource, in, out,
+  return createView<UnorderedAccessView, ID3D11UnorderedAccessView1>("CreateUnorderedAccessView", resource, in, out,
       [&](Recorder& r, protocol::ObjectId resId, protocol::ObjectId id) {
     D3D11_UNORDERED_ACCESS_VIEW_DESC plain = in ? convertViewDesc<D3D11_UNORDERED_ACCESS_VIEW_DESC>(*in) : D3D11_UNORDERED_ACCESS_VIEW_DESC{};
     return protocol::encode_ID3D11Device_CreateUnorderedAccessView(r.writer(), m_id, resId, in ? &plain : nullptr, id);
@@ -389,12 +419,17 @@ HRESULT STDMETHODCALLTYPE Device::CreateUnorderedAccessView1(ID3D11Resource* res
 namespace {
 
 template<typename ShaderClass, typename Interface, typename Encode>
-HRESULT createShader(Device* device, const void* bytecode, SIZE_T length, ID3D11ClassLinkage* linkage, Interface** out,
-                     Encode&& encode) {
+// stage: none for CreateGeometryShaderWithStreamOutput, which takes geometry, vertex or domain shaders.
+HRESULT createShader(Device* device, std::optional<validation::ShaderStage> stage, const char* method, const void* bytecode,
+                     SIZE_T length, ID3D11ClassLinkage* linkage, Interface** out, Encode&& encode) {
   if (out)
     *out = nullptr;
   if (!bytecode || !length || length > UINT32_MAX)
     return E_INVALIDARG;
+  if (HRESULT hr = answerOf(stage ? validation::validateShaderBytecode(bytecode, size_t(length), *stage)
+                                  : validation::validateStreamOutputShaderBytecode(bytecode, size_t(length)), method);
+      FAILED(hr))
+    return hr;
   if (!out)
     return S_FALSE;
   if (device->removed())
@@ -419,21 +454,22 @@ HRESULT createShader(Device* device, const void* bytecode, SIZE_T length, ID3D11
 
 }
 
-#define NPT_CREATE_SHADER(Name, ShaderClass, Interface)                                                                \
+#define NPT_CREATE_SHADER(Name, ShaderClass, Interface, Stage)                                                         \
   HRESULT STDMETHODCALLTYPE Device::Create##Name(const void* bytecode, SIZE_T length, ID3D11ClassLinkage* linkage,  \
                                                  Interface** out) {                                                 \
-    return createShader<ShaderClass>(this, bytecode, length, linkage, out,                                         \
+    return createShader<ShaderClass>(this, validation::ShaderStage::Stage, "Create" #Name, bytecode, length,       \
+                                     linkage, out,                                                                 \
       [&](Recorder& r, const protocol::Payload& code, protocol::ObjectId linkageId, protocol::ObjectId id) {         \
         return protocol::encode_ID3D11Device_Create##Name(r.writer(), m_id, code, linkageId, id);                   \
       });                                                                                                           \
   }
 
-NPT_CREATE_SHADER(VertexShader, VertexShader, ID3D11VertexShader)
-NPT_CREATE_SHADER(HullShader, HullShader, ID3D11HullShader)
-NPT_CREATE_SHADER(DomainShader, DomainShader, ID3D11DomainShader)
-NPT_CREATE_SHADER(GeometryShader, GeometryShader, ID3D11GeometryShader)
-NPT_CREATE_SHADER(PixelShader, PixelShader, ID3D11PixelShader)
-NPT_CREATE_SHADER(ComputeShader, ComputeShader, ID3D11ComputeShader)
+NPT_CREATE_SHADER(VertexShader, VertexShader, ID3D11VertexShader, Vertex)
+NPT_CREATE_SHADER(HullShader, HullShader, ID3D11HullShader, Hull)
+NPT_CREATE_SHADER(DomainShader, DomainShader, ID3D11DomainShader, Domain)
+NPT_CREATE_SHADER(GeometryShader, GeometryShader, ID3D11GeometryShader, Geometry)
+NPT_CREATE_SHADER(PixelShader, PixelShader, ID3D11PixelShader, Pixel)
+NPT_CREATE_SHADER(ComputeShader, ComputeShader, ID3D11ComputeShader, Compute)
 
 #undef NPT_CREATE_SHADER
 
@@ -447,7 +483,14 @@ HRESULT STDMETHODCALLTYPE Device::CreateGeometryShaderWithStreamOutput(const voi
       *out = nullptr;
     return E_INVALIDARG;
   }
-  return createShader<GeometryShader>(this, bytecode, length, linkage, out,
+  const char* method = "CreateGeometryShaderWithStreamOutput";
+  if (HRESULT hr = answerOf(validation::validateStreamOutput(entries, entryCount, strides, strideCount, rasterizedStream), method);
+      FAILED(hr)) {
+    if (out)
+      *out = nullptr;
+    return hr;
+  }
+  return createShader<GeometryShader>(this, std::nullopt, method, bytecode, length, linkage, out,
     [&](Recorder& r, const protocol::Payload& code, protocol::ObjectId linkageId, protocol::ObjectId id) {
       return protocol::encode_ID3D11Device_CreateGeometryShaderWithStreamOutput(r.writer(), m_id, code, entries, entryCount,
                                                                                 strides, strideCount, rasterizedStream, linkageId, id);
@@ -465,6 +508,9 @@ HRESULT STDMETHODCALLTYPE Device::CreateInputLayout(const D3D11_INPUT_ELEMENT_DE
         elements[i].InputSlotClass > D3D11_INPUT_PER_INSTANCE_DATA ||
         (elements[i].InputSlotClass == D3D11_INPUT_PER_VERTEX_DATA && elements[i].InstanceDataStepRate))
       return E_INVALIDARG;
+  if (HRESULT hr = answerOf(validation::validateInputLayout(elements, count, bytecode, size_t(length)), "CreateInputLayout");
+      FAILED(hr))
+    return hr;
   if (!out)
     return S_FALSE;
   if (removed())
@@ -532,6 +578,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateBlendState1(const D3D11_BLEND_DESC1* in,
     *out = nullptr;
   D3D11_BLEND_DESC1 desc;
   HRESULT hr = BlendState::normalize(in, &desc);
+  if (SUCCEEDED(hr))
+    hr = answerOf(validation::validateBlendDesc1(desc), "CreateBlendState");
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -584,10 +632,14 @@ HRESULT STDMETHODCALLTYPE Device::CreateDepthStencilState(const D3D11_DEPTH_STEN
   HRESULT hr = DepthStencilState::validate(desc);
   if (FAILED(hr))
     return hr;
+  // The host checks the desc it receives: the disabled tests' fields at their defaults.
+  D3D11_DEPTH_STENCIL_DESC wire = DepthStencilState::wireDesc(*desc);
+  hr = answerOf(validation::validateDepthStencilDesc(wire), "CreateDepthStencilState");
+  if (FAILED(hr))
+    return hr;
   if (!out)
     return S_FALSE;
   DepthStencilState* state = nullptr;
-  D3D11_DEPTH_STENCIL_DESC wire = DepthStencilState::wireDesc(*desc);
   hr = createState(2, *desc, &state, [&](Recorder& r, protocol::ObjectId id) {
     return protocol::encode_ID3D11Device_CreateDepthStencilState(r.writer(), m_id, &wire, id);
   });
@@ -600,6 +652,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateRasterizerState2(const D3D11_RASTERIZER_
   if (out)
     *out = nullptr;
   HRESULT hr = RasterizerState::validate(in);
+  if (SUCCEEDED(hr))
+    hr = answerOf(validation::validateRasterizerDesc2(*in), "CreateRasterizerState");
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -655,6 +709,8 @@ HRESULT STDMETHODCALLTYPE Device::CreateSamplerState(const D3D11_SAMPLER_DESC* d
   if (out)
     *out = nullptr;
   HRESULT hr = SamplerState::validate(desc);
+  if (SUCCEEDED(hr))
+    hr = answerOf(validation::validateSamplerDesc(*desc), "CreateSamplerState");
   if (FAILED(hr))
     return hr;
   if (!out)
@@ -675,6 +731,10 @@ HRESULT Device::createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query
     return E_INVALIDARG;
   if (desc->MiscFlags & ~UINT(D3D11_QUERY_MISC_PREDICATEHINT))
     return E_INVALIDARG;
+  const D3D11_QUERY_DESC plainDesc = { desc->Query, desc->MiscFlags };
+  if (HRESULT hr = answerOf(validation::validateQueryDesc(plainDesc, predicate), predicate ? "CreatePredicate" : "CreateQuery");
+      FAILED(hr))
+    return hr;
   if (!out)
     return S_FALSE;
   if (removed())

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "com.h"
+#include "creation_rules.h"
 #include "private_data.h"
 #include "private_interfaces.h"
 #include "completion_notifier.h"
@@ -166,11 +167,14 @@ public:
   HRESULT STDMETHODCALLTYPE PresentBuffer(ID3D11Texture2D* texture, UINT syncInterval, UINT flags) override;
   void STDMETHODCALLTYPE GetStatistics(StatisticsSnapshot* statistics) override;
 
+  // What the rules check this device's calls against (its feature level, the host's caps).
+  const validation::DeviceLimits& limits() const { return m_limits; }
+
 private:
   HRESULT createDeferredContext(UINT flags, REFIID riid, void** context);
   HRESULT createTexture2D(const D3D11_TEXTURE2D_DESC1* desc, const D3D11_SUBRESOURCE_DATA* data, ID3D11Texture2D1** out, bool backBuffer);
   template<typename View, typename Interface, typename Desc, typename Encode>
-  HRESULT createView(ID3D11Resource* resource, const Desc* in, Interface** out, Encode&& encode);
+  HRESULT createView(const char* method, ID3D11Resource* resource, const Desc* in, Interface** out, Encode&& encode);
   template<typename Object, typename Desc, typename Encode>
   HRESULT createState(uint32_t kind, const Desc& desc, Object** out, Encode&& encode);
   HRESULT createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query** out);
@@ -196,6 +200,8 @@ private:
   RemovalNotifier m_removalNotifier{[this] { return removed(); }};
   std::atomic<uint64_t> m_commandListEpoch{0};
   CompletionNotifier m_completionNotifier{{ [this] { return endEventQuery(); }, [this] { return removed(); } }};
+  HostFormatCaps m_formatCaps{m_runtime->caps()};
+  validation::DeviceLimits m_limits = deviceLimits(m_runtime->caps(), m_featureLevel, m_formatCaps);
 };
 
 }

@@ -2,46 +2,20 @@
 
 #include <cstring>
 
+#include "npt/validation/format_table.h"
+
 namespace npt::guest {
 
 FormatLayout formatLayout(DXGI_FORMAT format) {
-  unsigned f = unsigned(format);
-  auto plain = [](uint32_t bytes) { FormatLayout l; l.bytesPerBlock = bytes; return l; };
-  auto block = [](uint32_t w, uint32_t h, uint32_t bytes) { FormatLayout l; l.blockWidth = w; l.blockHeight = h; l.bytesPerBlock = bytes; return l; };
-  if (f >= 1 && f <= 4) return plain(16);
-  if (f >= 5 && f <= 8) return plain(12);
-  if (f >= 9 && f <= 22) return plain(8);
-  if (f >= 23 && f <= 47) return plain(4);
-  if (f >= 48 && f <= 59) return plain(2);
-  if (f >= 60 && f <= 65) return plain(1);
-  switch (format) {
-    case DXGI_FORMAT_R1_UNORM:              return block(8, 1, 1);
-    case DXGI_FORMAT_R9G9B9E5_SHAREDEXP:    return plain(4);
-    case DXGI_FORMAT_R8G8_B8G8_UNORM:
-    case DXGI_FORMAT_G8R8_G8B8_UNORM:       return block(2, 1, 4);
-    case DXGI_FORMAT_BC1_TYPELESS: case DXGI_FORMAT_BC1_UNORM: case DXGI_FORMAT_BC1_UNORM_SRGB:
-    case DXGI_FORMAT_BC4_TYPELESS: case DXGI_FORMAT_BC4_UNORM: case DXGI_FORMAT_BC4_SNORM:
-      return block(4, 4, 8);
-    case DXGI_FORMAT_BC2_TYPELESS: case DXGI_FORMAT_BC2_UNORM: case DXGI_FORMAT_BC2_UNORM_SRGB:
-    case DXGI_FORMAT_BC3_TYPELESS: case DXGI_FORMAT_BC3_UNORM: case DXGI_FORMAT_BC3_UNORM_SRGB:
-    case DXGI_FORMAT_BC5_TYPELESS: case DXGI_FORMAT_BC5_UNORM: case DXGI_FORMAT_BC5_SNORM:
-    case DXGI_FORMAT_BC6H_TYPELESS: case DXGI_FORMAT_BC6H_UF16: case DXGI_FORMAT_BC6H_SF16:
-    case DXGI_FORMAT_BC7_TYPELESS: case DXGI_FORMAT_BC7_UNORM: case DXGI_FORMAT_BC7_UNORM_SRGB:
-      return block(4, 4, 16);
-    case DXGI_FORMAT_B5G6R5_UNORM: case DXGI_FORMAT_B5G5R5A1_UNORM: case DXGI_FORMAT_B4G4R4A4_UNORM:
-    case DXGI_FORMAT_A8P8:
-      return plain(2);
-    case DXGI_FORMAT_B8G8R8A8_UNORM: case DXGI_FORMAT_B8G8R8X8_UNORM:
-    case DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM: case DXGI_FORMAT_B8G8R8A8_TYPELESS:
-    case DXGI_FORMAT_B8G8R8A8_UNORM_SRGB: case DXGI_FORMAT_B8G8R8X8_TYPELESS:
-    case DXGI_FORMAT_B8G8R8X8_UNORM_SRGB: case DXGI_FORMAT_AYUV: case DXGI_FORMAT_Y410:
-      return plain(4);
-    case DXGI_FORMAT_Y416:                  return plain(8);
-    case DXGI_FORMAT_YUY2:                  return block(2, 1, 4);
-    case DXGI_FORMAT_Y210: case DXGI_FORMAT_Y216: return block(2, 1, 8);
-    case DXGI_FORMAT_AI44: case DXGI_FORMAT_IA44: case DXGI_FORMAT_P8: return plain(1);
-    default:                                return FormatLayout();
-  }
+  // The rules' format table (rules/), the one the host computes footprints with.
+  const validation::FormatInfo* info = validation::lookupFormat(format);
+  FormatLayout layout;
+  if (!info || info->is(validation::FormatPlanar))
+    return layout;
+  layout.blockWidth = info->blockWidth;
+  layout.blockHeight = info->blockHeight;
+  layout.bytesPerBlock = info->blockBytes;
+  return layout;
 }
 
 SubresourceFootprint footprint(DXGI_FORMAT format, uint32_t width, uint32_t height, uint32_t depth) {

@@ -4,7 +4,7 @@
 
 #include <d3d11_4.h>
 
-// Memory layout of DXGI formats, for the footprints the guest computes itself:
+// Memory layout of DXGI formats (the rules' format table, rules/), for the footprints the guest computes itself:
 // initial data and UpdateSubresource sizes, Map pitches of guest-staged dynamic
 // textures. Planar video formats are not described (bytesPerBlock 0).
 namespace npt::guest {

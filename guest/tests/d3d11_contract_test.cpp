@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include <d3dcompiler.h>
+
 #include "d3d11_test_env.h"
 
 using npt::test::D3D11Under;
@@ -478,4 +480,70 @@ TEST_F(D3D11Contract, CapsAnswer) {
   D3D11_FEATURE_DATA_THREADING threading = {};
   EXPECT_EQ(device->CheckFeatureSupport(D3D11_FEATURE_THREADING, &threading, sizeof(threading)), S_OK);
   EXPECT_EQ(device->CheckFeatureSupport(D3D11_FEATURE_THREADING, &threading, sizeof(threading) + 1), E_INVALIDARG);
+}
+
+// Multisampled targets with the fixed sample patterns (D3D11_STANDARD_MULTISAMPLE_PATTERN,
+// D3D11_CENTER_MULTISAMPLE_PATTERN) are created, cleared and resolved like any other quality:
+// the resolved texel is the clear color. Through Neptune on a backend that refuses the
+// patterns (wined3d), the host creates quality 0 of the same count.
+TEST_F(D3D11Contract, FixedSamplePatternTargetsRender) {
+  if (!documentedOnly())
+    GTEST_SKIP() << "Wine 8's d3d11 refuses the fixed sample patterns Windows documents (E_INVALIDARG)";
+  UINT levels = 0;
+  ASSERT_EQ(device->CheckMultisampleQualityLevels(DXGI_FORMAT_R8G8B8A8_UNORM, 4, &levels), S_OK);
+  ASSERT_GT(levels, 0u) << "feature level 11.0 requires 4 samples of R8G8B8A8_UNORM";
+  for (UINT pattern : { UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN), UINT(D3D11_CENTER_MULTISAMPLE_PATTERN) }) {
+    D3D11_TEXTURE2D_DESC desc = {};
+    desc.Width = desc.Height = 8;
+    desc.MipLevels = desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc = { 4, pattern };
+    desc.BindFlags = D3D11_BIND_RENDER_TARGET;
+    ID3D11Texture2D* msaa = nullptr;
+    ASSERT_EQ(device->CreateTexture2D(&desc, nullptr, &msaa), S_OK);
+    D3D11_TEXTURE2D_DESC got = {};
+    msaa->GetDesc(&got);
+    EXPECT_EQ(got.SampleDesc.Quality, pattern);
+    ID3D11RenderTargetView* rtv = nullptr;
+    ASSERT_EQ(device->CreateRenderTargetView(msaa, nullptr, &rtv), S_OK);
+    const FLOAT color[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
+    context->ClearRenderTargetView(rtv, color);
+    desc.SampleDesc = { 1, 0 };
+    desc.BindFlags = 0;
+    ID3D11Texture2D* resolved = nullptr;
+    ASSERT_EQ(device->CreateTexture2D(&desc, nullptr, &resolved), S_OK);
+    context->ResolveSubresource(resolved, 0, msaa, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    ID3D11Texture2D* staging = nullptr;
+    ASSERT_EQ(device->CreateTexture2D(&desc, nullptr, &staging), S_OK);
+    context->CopyResource(staging, resolved);
+    D3D11_MAPPED_SUBRESOURCE mapped = {};
+    ASSERT_EQ(context->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+    uint32_t texel = 0;
+    std::memcpy(&texel, static_cast<const uint8_t*>(mapped.pData) + 3 * mapped.RowPitch + 3 * 4, sizeof(texel));
+    context->Unmap(staging, 0);
+    EXPECT_EQ(texel, 0xff00ff00u) << "quality 0x" << std::hex << pattern;
+    staging->Release();
+    resolved->Release();
+    rtv->Release();
+    msaa->Release();
+  }
+}
+
+// Stream output without a geometry shader: CreateGeometryShaderWithStreamOutput takes the
+// vertex shader whose output is streamed (documented), and creates the object.
+TEST_F(D3D11Contract, StreamOutputOfAVertexShader) {
+  static const char source[] = "float4 main(float4 p : POSITION) : SV_Position { return p; }\n";
+  ID3DBlob* code = nullptr;
+  ASSERT_EQ(D3DCompile(source, sizeof(source) - 1, "so", nullptr, nullptr, "main", "vs_4_0", 0, 0, &code, nullptr), S_OK);
+  const D3D11_SO_DECLARATION_ENTRY entry = { 0, "SV_Position", 0, 0, 4, 0 };
+  const UINT stride = 16;
+  ID3D11GeometryShader* shader = nullptr;
+  EXPECT_EQ(device->CreateGeometryShaderWithStreamOutput(code->GetBufferPointer(), code->GetBufferSize(), &entry, 1, &stride, 1,
+                                                         D3D11_SO_NO_RASTERIZED_STREAM, nullptr, &shader), S_OK);
+  EXPECT_NE(shader, nullptr);
+  if (shader)
+    shader->Release();
+  code->Release();
 }

@@ -10,7 +10,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <vector>
+
+#include <d3dcompiler.h>
 
 #include "d3d11_test_env.h"
 
@@ -139,21 +142,33 @@ TEST(DeviceRemoved, CreationsFailWithDeviceRemovedAndNullOuts) {
   EXPECT_EQ(device->CreateDepthStencilView(depth, nullptr, &dsv), removed);
   EXPECT_EQ(dsv, nullptr);
 
-  // The bytes never leave the guest: the removal is answered before anything is sent.
-  const std::vector<uint8_t> bytecode(64, 0);
+  // Valid bytecode (invalid bytecode is refused by validation first, as on Windows): the
+  // removal is answered before anything is sent.
+  auto compile = [](const char* source, const char* profile) {
+    ID3DBlob* code = nullptr;
+    EXPECT_EQ(D3DCompile(source, std::strlen(source), "removed", nullptr, nullptr, "main", profile, 0, 0, &code, nullptr), S_OK);
+    return code;
+  };
+  ID3DBlob* vsCode = compile("float4 main(float4 p : POSITION) : SV_Position { return p; }", "vs_4_0");
+  ID3DBlob* psCode = compile("float4 main() : SV_Target { return 0; }", "ps_4_0");
+  ID3DBlob* csCode = compile("[numthreads(1, 1, 1)] void main() {}", "cs_5_0");
+  ASSERT_TRUE(vsCode && psCode && csCode);
   ID3D11VertexShader* vs = sentinel<ID3D11VertexShader>();
-  EXPECT_EQ(device->CreateVertexShader(bytecode.data(), bytecode.size(), nullptr, &vs), removed);
+  EXPECT_EQ(device->CreateVertexShader(vsCode->GetBufferPointer(), vsCode->GetBufferSize(), nullptr, &vs), removed);
   EXPECT_EQ(vs, nullptr);
   ID3D11PixelShader* ps = sentinel<ID3D11PixelShader>();
-  EXPECT_EQ(device->CreatePixelShader(bytecode.data(), bytecode.size(), nullptr, &ps), removed);
+  EXPECT_EQ(device->CreatePixelShader(psCode->GetBufferPointer(), psCode->GetBufferSize(), nullptr, &ps), removed);
   EXPECT_EQ(ps, nullptr);
   ID3D11ComputeShader* cs = sentinel<ID3D11ComputeShader>();
-  EXPECT_EQ(device->CreateComputeShader(bytecode.data(), bytecode.size(), nullptr, &cs), removed);
+  EXPECT_EQ(device->CreateComputeShader(csCode->GetBufferPointer(), csCode->GetBufferSize(), nullptr, &cs), removed);
   EXPECT_EQ(cs, nullptr);
   D3D11_INPUT_ELEMENT_DESC element = { "POSITION", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 };
   ID3D11InputLayout* layout = sentinel<ID3D11InputLayout>();
-  EXPECT_EQ(device->CreateInputLayout(&element, 1, bytecode.data(), bytecode.size(), &layout), removed);
+  EXPECT_EQ(device->CreateInputLayout(&element, 1, vsCode->GetBufferPointer(), vsCode->GetBufferSize(), &layout), removed);
   EXPECT_EQ(layout, nullptr);
+  vsCode->Release();
+  psCode->Release();
+  csCode->Release();
   ID3D11ClassLinkage* linkage2 = sentinel<ID3D11ClassLinkage>();
   EXPECT_EQ(device->CreateClassLinkage(&linkage2), removed);
   EXPECT_EQ(linkage2, nullptr);

@@ -35,6 +35,9 @@ ExecutorDispatch::ExecutorDispatch(const npt_host_geometry& g, const npt_host_li
   options.hooks.fenceSlot = [this](uint32_t slot_index, uint64_t value) {
     if (m_context) npt_host_context_signal_fence(m_context, slot_index, value);
   };
+  options.hooks.creationRefused = [this](uint32_t object, uint32_t rule) {
+    if (m_context) npt_host_context_note_refused_creation(m_context, object, rule);
+  };
   options.fenceSlotCount = g.fence_count;
   options.hooks.log = [context_id](const char* line) {
     std::fprintf(stderr, "neptune-server: context %u: %s\n", context_id, line);

@@ -234,6 +234,11 @@ void npt_host_context_make_fatal(npt_host_context* c, uint32_t reason) {
     c->host->make_fatal(FatalReason(reason ? reason : uint32_t(FatalReason::DispatchFailed)));
 }
 
+void npt_host_context_note_refused_creation(npt_host_context* c, uint32_t object, uint32_t rule) {
+  if (c->host)
+    c->host->note_refused_creation(object, rule);
+}
+
 uint32_t npt_host_context_fatal_reason(const npt_host_context* c) {
   return c->host ? uint32_t(c->host->fatal()) : 0;
 }

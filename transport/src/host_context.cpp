@@ -181,6 +181,12 @@ void HostContext::make_fatal(FatalReason reason) {
     m_guest_waker();
 }
 
+void HostContext::note_refused_creation(uint32_t object, uint32_t rule) {
+  store_release(m_control->last_refused_object, object);
+  store_release(m_control->last_refused_rule, rule);
+  store_release(m_control->refused_creations, load_relaxed(m_control->refused_creations) + 1);
+}
+
 bool HostContext::refresh_head(RingState& r) {
   uint64_t head = load_acquire(r.header->head);
   // Unsigned: a head behind the tail shows up as more than a ring ahead.

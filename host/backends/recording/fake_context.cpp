@@ -183,7 +183,7 @@ void FakeContext::IASetVertexBuffers(UINT start, UINT count, ID3D11Buffer* const
 void FakeContext::IASetIndexBuffer(ID3D11Buffer* buffer, DXGI_FORMAT format, UINT) {
   noteCall("IASetIndexBuffer");
   if (buffer) expectObject(buffer, buffer, {Kind::Buffer}, device(), "IASetIndexBuffer");
-  // UNKNOWN passes validation (host/validation, validateIndexBufferFormat); backends read
+  // UNKNOWN passes validation (rules/, validateIndexBufferFormat); backends read
   // anything but R16_UINT as 32-bit indices.
   if (buffer && format != DXGI_FORMAT_R16_UINT && format != DXGI_FORMAT_R32_UINT && format != DXGI_FORMAT_UNKNOWN)
     violation("IASetIndexBuffer: format " + std::to_string(unsigned(format)));

@@ -392,7 +392,7 @@ TEST_F(RealBackend, StateDescriptionsAgree) {
 
 }  // namespace
 
-#include "npt/validation/caps_limits.h"
+#include "npt/backends/caps_limits.h"
 
 namespace {
 
@@ -401,8 +401,8 @@ namespace {
 TEST_F(RealBackend, SnapshotLimitsMatchTheDevice) {
   CapsSnapshot caps;
   ASSERT_TRUE(collectCaps(s_objects.device, allFormats(), caps).ok());
-  val::SnapshotFormatCaps formatCaps(caps);
-  const val::DeviceLimits limits = val::limitsFromSnapshot(caps, formatCaps);
+  SnapshotFormatCaps formatCaps(caps);
+  const val::DeviceLimits limits = limitsFromSnapshot(caps, formatCaps);
   const UINT levels = formatCaps.multisampleQualityLevels(DXGI_FORMAT_R8G8B8A8_UNORM, 4);
   ASSERT_GE(levels, 1u);
   D3D11_TEXTURE2D_DESC desc = tex(64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE_DEFAULT,

@@ -124,6 +124,26 @@ void Executor::ID3D11Device_CreateTexture1D(ObjectId self, const D3D11_TEXTURE1D
                  });
 }
 
+namespace {
+
+// The fixed sample patterns (D3D11_STANDARD_MULTISAMPLE_PATTERN, D3D11_CENTER_MULTISAMPLE_PATTERN)
+// are valid wherever the format has quality levels for the count, but a backend may refuse
+// them (Wine 8's wined3d does). It then gets quality 0 of the same count, what hardware with
+// only the standard pattern documents as equivalent; the guest still sees its quality.
+HRESULT createTexture2DOnBackend(ID3D11Device* device, D3D11_TEXTURE2D_DESC desc, const D3D11_SUBRESOURCE_DATA* data,
+                                 ID3D11Texture2D** texture, bool* patternReplaced) {
+  *patternReplaced = false;
+  HRESULT hr = device->CreateTexture2D(&desc, data, texture);
+  const bool fixedPattern = desc.SampleDesc.Quality == UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN) ||
+                            desc.SampleDesc.Quality == UINT(D3D11_CENTER_MULTISAMPLE_PATTERN);
+  if (SUCCEEDED(hr) || !fixedPattern) return hr;
+  desc.SampleDesc.Quality = 0;
+  *patternReplaced = true;
+  return device->CreateTexture2D(&desc, data, texture);
+}
+
+}  // namespace
+
 void Executor::ID3D11Device_CreateTexture2D(ObjectId self, const D3D11_TEXTURE2D_DESC* pDesc, UINT NumInitialData,
                                             const NPT_SUBRESOURCE_DATA* pInitialData, ObjectId ppTexture2D) {
   createResource("CreateTexture2D", self, ObjectType::Texture2D, validation::shapeOf(*pDesc),
@@ -132,7 +152,11 @@ void Executor::ID3D11Device_CreateTexture2D(ObjectId self, const D3D11_TEXTURE2D
                    ID3D11Texture2D* texture = nullptr;
                    D3D11_TEXTURE2D_DESC desc = *pDesc;
                    desc.MiscFlags &= ~kSharedMiscFlags;   // sharing is emulated (sharing.cpp)
-                   HRESULT hr = d->CreateTexture2D(&desc, data, &texture);
+                   bool replaced = false;
+                   HRESULT hr = createTexture2DOnBackend(d, desc, data, &texture, &replaced);
+                   if (replaced && SUCCEEDED(hr))
+                     log("CreateTexture2D: the backend refuses fixed sample pattern 0x%08x; object %u has quality 0",
+                         desc.SampleDesc.Quality, ppTexture2D);
                    *out = texture;
                    return hr;
                  });
@@ -176,7 +200,11 @@ void Executor::ID3D11Device3_CreateTexture2D1(ObjectId self, const D3D11_TEXTURE
       NumInitialData, initial_data, texture,
       [&](ID3D11Device* d, const D3D11_SUBRESOURCE_DATA* data, IUnknown** out) {
         ID3D11Texture2D* created = nullptr;
-        HRESULT hr = d->CreateTexture2D(&base, data, &created);
+        bool replaced = false;
+        HRESULT hr = createTexture2DOnBackend(d, base, data, &created, &replaced);
+        if (replaced && SUCCEEDED(hr))
+          log("CreateTexture2D1: the backend refuses fixed sample pattern 0x%08x; object %u has quality 0",
+              base.SampleDesc.Quality, texture);
         *out = created;
         return hr;
       });

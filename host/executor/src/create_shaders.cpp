@@ -10,6 +10,10 @@ using objects::InterfaceId;
 using objects::ObjectType;
 using validation::ShaderStage;
 
+// createShader's stage for CreateGeometryShaderWithStreamOutput: a geometry, vertex or domain
+// shader's bytecode.
+constexpr int kStreamOutputStage = -1;
+
 void Executor::createShader(
     const char* method, ObjectId self, const Payload& bytecode, ObjectId linkage, int stage, ObjectType type,
     ObjectId id, const std::function<HRESULT(ID3D11Device*, const void*, SIZE_T, ID3D11ClassLinkage*, IUnknown**)>& create) {
@@ -28,7 +32,9 @@ void Executor::createShader(
   const uint8_t* bytes = nullptr;
   size_t size = 0;
   if (!payloadBytes(bytecode, m_payloadCopy, &bytes, &size, method)) return;
-  if (!admit(validation::validateShaderBytecode(bytes, size, ShaderStage(stage)), method)) {
+  if (!admit(stage == kStreamOutputStage ? validation::validateStreamOutputShaderBytecode(bytes, size)
+                                         : validation::validateShaderBytecode(bytes, size, ShaderStage(stage)),
+             method)) {
     if (!isFatal()) insertFailed(id, type, owner);
     return;
   }
@@ -98,7 +104,7 @@ void Executor::ID3D11Device_CreateGeometryShaderWithStreamOutput(
     if (!admit(so, method) && !isFatal()) insertFailed(out, ObjectType::GeometryShader, owner);
     return;
   }
-  createShader(method, self, pShaderBytecode, pClassLinkage, int(ShaderStage::Geometry), ObjectType::GeometryShader, out,
+  createShader(method, self, pShaderBytecode, pClassLinkage, kStreamOutputStage, ObjectType::GeometryShader, out,
                [&](ID3D11Device* d, const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, IUnknown** o) {
                  ID3D11GeometryShader* shader = nullptr;
                  HRESULT hr = d->CreateGeometryShaderWithStreamOutput(code, size, pSODeclaration, NumEntries,

@@ -272,8 +272,8 @@ HRESULT Executor::D3D11CreateDevice(ObjectId pAdapter, D3D_DRIVER_TYPE DriverTyp
   queryInterface(created.device, __uuidof(ID3D11Device3), &device->device3);
   queryInterface(created.device, __uuidof(ID3D11Device5), &device->device5);
   device->caps = m_caps;
-  device->formatCaps = std::make_unique<validation::SnapshotFormatCaps>(*m_caps);
-  device->limits = validation::limitsFromSnapshot(*m_caps, *device->formatCaps);
+  device->formatCaps = std::make_unique<backends::SnapshotFormatCaps>(*m_caps);
+  device->limits = backends::limitsFromSnapshot(*m_caps, *device->formatCaps);
   device->limits.featureLevel = created.featureLevel;
   if (created.featureLevel < D3D_FEATURE_LEVEL_11_1) device->limits.uavSlotCount = 8;
 

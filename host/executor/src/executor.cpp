@@ -99,6 +99,8 @@ bool Executor::admit(const validation::Check& check, const char* method) {
     return false;
   }
   m_droppedCalls++;
+  // Creations (every one is a Create* method) report their rule with the refused object.
+  m_refusingRule = std::strncmp(method, "Create", 6) == 0 ? check.code() : 0;
   log("%s: %s", method, check.describe().c_str());
   return false;
 }
@@ -196,6 +198,8 @@ void Executor::insert(ObjectId id, ObjectType type, IUnknown* object, std::share
 
 void Executor::insertFailed(ObjectId id, ObjectType type, std::shared_ptr<DeviceState> device) {
   insert(id, type, nullptr, std::move(device), 0);
+  if (m_options.hooks.creationRefused) m_options.hooks.creationRefused(id, m_refusingRule);
+  m_refusingRule = 0;
 }
 
 bool Executor::payloadBytes(const Payload& payload, std::vector<uint8_t>& storage, const uint8_t** data,

@@ -25,6 +25,9 @@ InMemorySession::InMemorySession(InMemorySessionOptions options)
     pushed.writes++;
   };
   executorOptions.hooks.fenceSlot = [this](uint32_t slot, uint64_t value) { m_fenceSlots[slot].push_back(value); };
+  executorOptions.hooks.creationRefused = [this](uint32_t object, uint32_t rule) {
+    m_refusedCreations.push_back({object, rule});
+  };
   executorOptions.hooks.log = [this](const char* line) {
     m_log.push_back(line);
     if (m_echoLog) std::fprintf(stderr, "executor: %s\n", line);

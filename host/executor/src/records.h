@@ -9,7 +9,7 @@
 
 #include "npt/backends/caps_snapshot.h"
 #include "npt/objects/object_table.h"
-#include "npt/validation/caps_limits.h"
+#include "npt/backends/caps_limits.h"
 #include "npt/validation/resource.h"
 
 namespace npt::executor {
@@ -25,7 +25,7 @@ struct DeviceState {
   ID3D11DeviceContext* immediate = nullptr;   // GetData of queries, the presenter
   D3D_FEATURE_LEVEL featureLevel = D3D_FEATURE_LEVEL_11_0;
   std::shared_ptr<backends::CapsSnapshot> caps;
-  std::unique_ptr<validation::SnapshotFormatCaps> formatCaps;
+  std::unique_ptr<backends::SnapshotFormatCaps> formatCaps;
   validation::DeviceLimits limits;
 
   DeviceState() = default;

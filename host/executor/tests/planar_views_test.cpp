@@ -63,7 +63,7 @@ TEST_F(PlanarViewsTest, EachPlaneIsViewedInItsOwnFormat) {
   RecordProperty("backend_creates_nv12", backendHasNV12 ? 1 : 0);
   if (!backendHasNV12) {
     // The backend's refusal (its own, or its format caps, which validation asks): the view
-    // rules are covered by host/validation's PlanarViews tests.
+    // rules are covered by the PlanarViews tests of rules/.
     std::string why;
     for (const std::string& line : h.logLines())
       if (line.find("CreateTexture2D") != std::string::npos) why = line;

@@ -35,6 +35,22 @@ TEST_F(DeviceTest, InvalidTextureDescCreatesNothingAndLaterUsesAreDropped) {
   EXPECT_FALSE(h.executor().isFatal());
 }
 
+// The guest answered S_OK for both creations: the embedder hears of each refusal (the server
+// counts them in the control block, where the guest runtime logs them) with the refusing rule.
+TEST_F(DeviceTest, RefusedCreationsAreReportedWithTheirRule) {
+  ASSERT_TRUE(h.refusedCreations().empty());
+  protocol::ObjectId texture = texture2D(0, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
+  ASSERT_EQ(h.refusedCreations().size(), 1u);
+  EXPECT_EQ(h.refusedCreations()[0].object, texture);
+  EXPECT_EQ(h.refusedCreations()[0].rule, 2001u) << "TextureDimension";
+  protocol::ObjectId rtv = renderTarget(texture);
+  ASSERT_EQ(h.refusedCreations().size(), 2u);
+  EXPECT_EQ(h.refusedCreations()[1].object, rtv);
+  // A valid creation is not reported.
+  texture2D(4, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0);
+  EXPECT_EQ(h.refusedCreations().size(), 2u);
+}
+
 TEST_F(DeviceTest, RenderTargetViewOfATextureWithoutTheBindFlagIsRefused) {
   protocol::ObjectId texture = texture2D(4, 4, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0);
   ASSERT_NE(h.executor().backendObject(texture), nullptr);

@@ -137,6 +137,9 @@ void npt_host_context_signal_fence(npt_host_context* context, uint32_t index, ui
 
 /* Makes the context fatal: the guest sees DXGI_ERROR_DEVICE_REMOVED. */
 void npt_host_context_make_fatal(npt_host_context* context, uint32_t reason);
+/* A creation the guest recorded without waiting was refused (validation rule code, 0 for the
+   backend): counted in the control block, where the guest runtime reads and logs it. */
+void npt_host_context_note_refused_creation(npt_host_context* context, uint32_t object, uint32_t rule);
 /* 0 while alive, otherwise the first fatal reason (FatalReason in transport/status.h). */
 uint32_t npt_host_context_fatal_reason(const npt_host_context* context);
 const char* npt_host_fatal_reason_name(uint32_t reason);

@@ -104,6 +104,21 @@ public:
   }
   // The host's FatalReason once the context is removed (0 while alive).
   uint32_t fatal_reason() const { return load_acquire(m_control->fatal_reason); }
+  struct RefusedCreations {
+    uint32_t count = 0;
+    uint32_t lastObject = 0;
+    uint32_t lastRule = 0;
+  };
+  // The host's count of refused creations, and how many of them arrived since the previous
+  // call (each refusal is reported once, whichever ring's producer looks first).
+  RefusedCreations take_refused_creations(uint32_t* fresh) {
+    RefusedCreations r;
+    r.count = load_acquire(m_control->refused_creations);
+    r.lastObject = load_relaxed(m_control->last_refused_object);
+    r.lastRule = load_relaxed(m_control->last_refused_rule);
+    *fresh = r.count - m_refusalsSeen.exchange(r.count, std::memory_order_relaxed);
+    return r;
+  }
   // The raw shared memory, for diagnostics and for tests that play a hostile guest.
   uint8_t* shared_base() const { return m_base; }
   void set_options(const GuestOptions& options) { m_options = options; }
@@ -227,6 +242,7 @@ private:
   std::array<RegionMap, kMaxBulkRegions> m_region_maps;  // regions 1.. once mapped
   std::atomic<uint64_t> m_free_slots{0};
   std::atomic<bool> m_lost{false};
+  std::atomic<uint32_t> m_refusalsSeen{0};
 };
 
 }

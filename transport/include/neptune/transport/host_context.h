@@ -107,6 +107,8 @@ public:
   void signal_fence(uint32_t index, uint64_t value);
 
   void make_fatal(FatalReason reason);
+  // Counts a refused creation in the control block (the guest logs it).
+  void note_refused_creation(uint32_t object, uint32_t rule);
   FatalReason fatal() const { return m_fatal; }
   const Geometry& geometry() const { return m_geometry; }
   uint64_t executed(uint32_t ring) const { return m_rings[ring].executed; }

@@ -45,6 +45,12 @@ struct ControlBlock {
   // Line 1: device status, written by the host (worker or server parent).
   alignas(kCacheLine) uint32_t device_state;
   uint32_t fatal_reason;
+  // Creations the guest recorded fire-and-forget that the host refused (its validation or
+  // the backend): how many, and the last one's object id and validation rule code (0 when
+  // the backend refused). Zero from hosts that predate these words.
+  uint32_t refused_creations;
+  uint32_t last_refused_object;
+  uint32_t last_refused_rule;
 
   // Line 2: host idle announcement; the guest rings the doorbell only when idle.
   alignas(kCacheLine) uint32_t host_state;

@@ -4,10 +4,10 @@
 //
 //   transport (copied-out span) -> protocol::StreamDecoder -> Executor -> backend COM
 //
-// Every call is validated first (host/validation: what Windows' runtime checks), and
+// Every call is validated first (rules/: what Windows' runtime checks), and
 // every guest id is resolved through this context's object table (host/objects), so no
 // guest value reaches the backend unchecked and no host pointer reaches the guest.
-// Outcomes of a broken rule (host/validation/README.md):
+// Outcomes of a broken rule (rules/README.md):
 //   Fail   -> the method's HRESULT (E_INVALIDARG); a fire-and-forget Create* leaves the
 //             id without a backend object, later uses of it are dropped with a log line;
 //   Ignore -> the void call is dropped with a log line;
@@ -80,6 +80,9 @@ struct ExecutorHooks {
   std::function<void(uint32_t slot, const void* data, size_t size)> pushSlot;
   // Writes a fence slot (fence values, issue 10; the guest reads it locally).
   std::function<void(uint32_t slot, uint64_t value)> fenceSlot;
+  // A creation the guest answered S_OK for has no backend object: the validation rule that
+  // refused it, or 0 when the backend (or an object it names) did.
+  std::function<void(uint32_t objectId, uint32_t rule)> creationRefused;
   // One log line (no trailing newline). Default: stderr.
   std::function<void(const char* line)> log;
 };
@@ -502,6 +505,8 @@ private:
   objects::ObjectTable m_table;
   FatalError m_fatal;
   uint64_t m_droppedCalls = 0;
+  // The rule code of the last failed admit(), until insertFailed reports it (0: the backend).
+  uint32_t m_refusingRule = 0;
   // Caps of the backend (one snapshot per context, shared by its devices) and the
   // serialized host info.
   std::shared_ptr<backends::CapsSnapshot> m_caps;

@@ -60,6 +60,12 @@ public:
   const PushedSlot* slot(uint32_t index) const;
   // Every value the executor wrote into a guest fence slot, in order.
   const std::vector<uint64_t>& fenceSlotWrites(uint32_t slot) { return m_fenceSlots[slot]; }
+  struct RefusedCreation {
+    uint32_t object;
+    uint32_t rule;   // 0: the backend refused
+  };
+  // What the creationRefused hook reported, in order.
+  const std::vector<RefusedCreation>& refusedCreations() const { return m_refusedCreations; }
 
   // Copies bytes into the bulk memory at `offset` and returns their reference.
   NPT_BULK_REF stage(uint32_t offset, const void* data, uint32_t size);
@@ -83,6 +89,7 @@ private:
   std::map<uint32_t, PushedSlot> m_slots;
   std::map<uint32_t, std::vector<uint64_t>> m_fenceSlots;
   std::vector<std::string> m_log;
+  std::vector<RefusedCreation> m_refusedCreations;
   protocol::DecodeContext m_decodeContext;
   std::unique_ptr<Executor> m_executor;
   std::unique_ptr<protocol::StreamDecoder> m_decoder;

@@ -211,6 +211,9 @@ TEST(InputLayout, ElementRules) {
   EXPECT_REJECT(check([](auto& l) { l[1].InstanceDataStepRate = 1; }), InputLayoutStepRate, Fail);
   EXPECT_REJECT(check([](auto& l) { l[2].InputSlot = 0; }), InputLayoutSlotClassMix, Fail);
   EXPECT_REJECT(check([](auto& l) { l[1].AlignedByteOffset = 2047; }), InputLayoutOffset, Fail);
+  // Components start aligned to their size, at most 4 bytes (Wine's d3d11 refuses the same).
+  EXPECT_REJECT(check([](auto& l) { l[1].AlignedByteOffset = 14; }), InputLayoutOffset, Fail);
+  EXPECT_PASS(check([](auto& l) { l[1].AlignedByteOffset = 16; }));
   EXPECT_REJECT(check([](auto& l) { l[2].SemanticName = "TEXCOORD"; l[2].SemanticIndex = 1; }), InputLayoutDuplicate,
                 Fail);
   EXPECT_REJECT(check([](auto& l) { l[0].SemanticName = ""; }), InputLayoutSemantic, Fail);

@@ -65,6 +65,11 @@ Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t cou
 
     const uint64_t offset = e.AlignedByteOffset == D3D11_APPEND_ALIGNED_ELEMENT ? slotEnd[e.InputSlot]
                                                                                 : e.AlignedByteOffset;
+    // Elements start on a multiple of their component size (4 bytes for 32-bit components).
+    const uint32_t alignment = format->blockBytes < 4 ? format->blockBytes : 4;
+    if (alignment && offset % alignment)
+      return Check::reject(Rule::InputLayoutOffset, "element %u at byte %llu is not %u-byte aligned", i,
+                           (unsigned long long)offset, alignment);
     const uint64_t end = offset + format->blockBytes;
     if (end > D3D11_REQ_MULTI_ELEMENT_STRUCTURE_SIZE_IN_BYTES)
       return Check::reject(Rule::InputLayoutOffset, "element %u ends at byte %llu, past %u", i, (unsigned long long)end,

@@ -4,12 +4,14 @@
 
 #include <cstring>
 
-#include "npt/validation/caps_limits.h"
+#include "npt/backends/caps_limits.h"
 #include "npt/validation/context_calls.h"
 #include "npt/validation/resource.h"
 
 using namespace npt::validation;
 namespace be = npt::backends;
+using be::SnapshotFormatCaps;
+using be::limitsFromSnapshot;
 
 namespace {
 

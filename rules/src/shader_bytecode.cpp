@@ -74,4 +74,13 @@ Check validateShaderBytecode(const void* bytecode, size_t length, ShaderStage st
   return Check::pass();
 }
 
+Check validateStreamOutputShaderBytecode(const void* bytecode, size_t length) {
+  Check check = validateShaderBytecode(bytecode, length, ShaderStage::Geometry);
+  if (check.rule() != Rule::ShaderStageMismatch) return check;
+  for (ShaderStage stage : {ShaderStage::Vertex, ShaderStage::Domain}) {
+    if (validateShaderBytecode(bytecode, length, stage).passed()) return Check::pass();
+  }
+  return check;
+}
+
 }  // namespace npt::validation

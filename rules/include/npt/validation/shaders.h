@@ -31,6 +31,11 @@ struct ShaderInfo {
 // Validates the container and that its program is for `stage`.
 Check validateShaderBytecode(const void* bytecode, size_t length, ShaderStage stage, ShaderInfo* info = nullptr);
 
+// CreateGeometryShaderWithStreamOutput: a geometry shader, or the vertex or domain shader
+// whose output is streamed out without one (the documented way to stream out without a
+// geometry shader).
+Check validateStreamOutputShaderBytecode(const void* bytecode, size_t length);
+
 // CreateInputLayout. bytecode is the vertex shader whose input signature the layout must
 // match; it is validated with validateShaderBytecode first.
 Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const void* bytecode,

@@ -299,16 +299,29 @@ static Check validateTexture(const ResourceShape& shape, bool hasInitialData, co
   // Multisampling.
   if (shape.sampleCount < 1 || shape.sampleCount > D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT)
     return Check::reject(Rule::TextureSampleDesc, "SampleDesc.Count %u outside 1..32", shape.sampleCount);
-  if (shape.sampleCount == 1 && shape.sampleQuality != 0)
+  // The fixed patterns (D3D11_STANDARD_MULTISAMPLE_PATTERN, D3D11_CENTER_MULTISAMPLE_PATTERN) exist from
+  // feature level 10.1 for the counts the runtime defines them for (1, 2, 4, 8, 16), wherever the format
+  // reports quality levels for that count; any other quality must be below the reported levels.
+  const bool fixedPattern = shape.sampleQuality == UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN) ||
+                            shape.sampleQuality == UINT(D3D11_CENTER_MULTISAMPLE_PATTERN);
+  if (fixedPattern) {
+    if (limits.featureLevel < D3D_FEATURE_LEVEL_10_1)
+      return Check::reject(Rule::TextureSampleDesc, "fixed sample patterns need feature level 10.1");
+    if (shape.sampleCount > 16 || (shape.sampleCount & (shape.sampleCount - 1)))
+      return Check::reject(Rule::TextureSampleDesc, "no fixed sample pattern for %u samples", shape.sampleCount);
+  } else if (shape.sampleCount == 1 && shape.sampleQuality != 0) {
     return Check::reject(Rule::TextureSampleDesc, "SampleDesc.Quality %u with one sample", shape.sampleQuality);
+  }
   if (shape.sampleCount > 1) {
     if (shape.mipLevels != 1)
       return Check::reject(Rule::TextureSampleDesc, "multisampled textures need MipLevels 1 (got %u)", shape.mipLevels);
     if (shape.usage != D3D11_USAGE_DEFAULT || (bind & D3D11_BIND_UNORDERED_ACCESS) || cube)
       return Check::reject(Rule::TextureSampleDesc, "multisampled textures must be DEFAULT, non-UAV, non-cube");
+  }
+  if (shape.sampleCount > 1 || fixedPattern) {
     if (limits.caps) {
       const UINT levels = limits.caps->multisampleQualityLevels(shape.format, shape.sampleCount);
-      if (shape.sampleQuality >= levels)
+      if (fixedPattern ? levels == 0 : shape.sampleQuality >= levels)
         return Check::reject(Rule::TextureSampleDesc, "%u samples quality %u unsupported for %s (%u levels)",
                              shape.sampleCount, shape.sampleQuality, info->name, levels);
     } else if (shape.sampleCount & (shape.sampleCount - 1)) {

@@ -160,6 +160,18 @@ const Texture2DCase kTexture2DCases[] = {
   {"ValidBc1", [](auto& d) { d.Format = DXGI_FORMAT_BC1_UNORM; d.BindFlags = D3D11_BIND_SHADER_RESOURCE; },
    Rule::Ok, Outcome::Pass},
   {"ValidMsaa", [](auto& d) { d.MipLevels = 1; d.SampleDesc.Count = 4; }, Rule::Ok, Outcome::Pass},
+  // Fixed sample patterns: D3D11_STANDARD_MULTISAMPLE_QUALITY_LEVELS documentation (10.1 and later; 1, 2, 4,
+  // 8 and 16 samples).
+  {"ValidStandardPattern", [](auto& d) { d.MipLevels = 1; d.SampleDesc = {4, UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN)}; },
+   Rule::Ok, Outcome::Pass},
+  {"ValidCenterPattern", [](auto& d) { d.MipLevels = 1; d.SampleDesc = {8, UINT(D3D11_CENTER_MULTISAMPLE_PATTERN)}; },
+   Rule::Ok, Outcome::Pass},
+  {"StandardPatternThreeSamples", [](auto& d) { d.MipLevels = 1;
+     d.SampleDesc = {3, UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN)}; }, Rule::TextureSampleDesc, Outcome::Fail},
+  {"CenterPatternThirtyTwoSamples", [](auto& d) { d.MipLevels = 1;
+     d.SampleDesc = {32, UINT(D3D11_CENTER_MULTISAMPLE_PATTERN)}; }, Rule::TextureSampleDesc, Outcome::Fail},
+  {"StandardPatternWithMips", [](auto& d) { d.SampleDesc = {4, UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN)}; },
+   Rule::TextureSampleDesc, Outcome::Fail},
   {"ValidNv12", [](auto& d) { d.Format = DXGI_FORMAT_NV12; d.MipLevels = 1;
      d.BindFlags = D3D11_BIND_SHADER_RESOURCE; }, Rule::Ok, Outcome::Pass},
   {"ValidGenerateMips", [](auto& d) { d.MiscFlags = D3D11_RESOURCE_MISC_GENERATE_MIPS; }, Rule::Ok, Outcome::Pass},
@@ -295,6 +307,31 @@ TEST(TextureDesc, CapsDecideMultisampleAndFormatSupport) {
   desc.SampleDesc = {1, 0};
   desc.Format = DXGI_FORMAT_R32G32B32_FLOAT;
   EXPECT_REJECT(validateTexture2DDesc(desc, false, limits), TextureFormatUnsupported, Fail);
+}
+
+// A fixed pattern needs quality levels for its count (any number of them) and feature level 10.1.
+TEST(TextureDesc, FixedSamplePatternsNeedLevelsAndFeatureLevel) {
+  FakeCaps caps;
+  DeviceLimits limits;
+  limits.caps = &caps;
+  D3D11_TEXTURE2D_DESC desc = validTexture2D();
+  desc.MipLevels = 1;
+  for (UINT pattern : {UINT(D3D11_STANDARD_MULTISAMPLE_PATTERN), UINT(D3D11_CENTER_MULTISAMPLE_PATTERN)}) {
+    desc.SampleDesc = {4, pattern};
+    EXPECT_PASS(validateTexture2DDesc(desc, false, limits));
+    desc.SampleDesc = {1, pattern};
+    EXPECT_PASS(validateTexture2DDesc(desc, false, limits));
+    desc.SampleDesc = {8, pattern};  // FakeCaps: no levels for 8 samples
+    EXPECT_REJECT(validateTexture2DDesc(desc, false, limits), TextureSampleDesc, Fail);
+    desc.SampleDesc = {4, pattern};
+    limits.featureLevel = D3D_FEATURE_LEVEL_10_0;
+    EXPECT_REJECT(validateTexture2DDesc(desc, false, limits), TextureSampleDesc, Fail);
+    limits.featureLevel = D3D_FEATURE_LEVEL_10_1;
+    EXPECT_PASS(validateTexture2DDesc(desc, false, limits));
+    limits.featureLevel = D3D_FEATURE_LEVEL_11_1;
+  }
+  desc.SampleDesc = {4, 0xFFFFFFFDu};  // next to the patterns, but an ordinary (unsupported) quality
+  EXPECT_REJECT(validateTexture2DDesc(desc, false, limits), TextureSampleDesc, Fail);
 }
 
 TEST(TextureDesc, ByteSizeIsOverflowSafe) {
