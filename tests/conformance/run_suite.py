@@ -289,6 +289,8 @@ def main():
 
     started = time.monotonic()
     wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
+    # The program runs in its own directory: every path it is given must be absolute.
+    options.work = os.path.abspath(options.work)
     shutil.rmtree(options.work, ignore_errors=True)
     os.makedirs(options.work)
     env = dict(os.environ)
