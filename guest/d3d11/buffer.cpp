@@ -17,6 +17,8 @@ ResourceInfo Buffer::infoOf(const D3D11_BUFFER_DESC& desc) {
   info.cpuAccessFlags = desc.CPUAccessFlags;
   info.miscFlags = desc.MiscFlags;
   info.width = desc.ByteWidth;
+  if (desc.MiscFlags & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED)
+    info.structureStride = desc.StructureByteStride;
   return info;
 }
 
@@ -25,7 +27,7 @@ HRESULT Buffer::validate(const D3D11_BUFFER_DESC* desc, const D3D11_SUBRESOURCE_
     return E_INVALIDARG;
   if ((desc->BindFlags & D3D11_BIND_CONSTANT_BUFFER) && (desc->ByteWidth % 16))
     return E_INVALIDARG;
-  if (desc->BindFlags & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL))
+  if (desc->BindFlags & D3D11_BIND_DEPTH_STENCIL)
     return E_INVALIDARG;
   if (desc->MiscFlags & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED) {
     UINT stride = desc->StructureByteStride;

@@ -37,6 +37,7 @@ struct ResourceInfo {
   UINT mipLevels = 1;
   UINT arraySize = 1;
   UINT sampleCount = 1;
+  UINT structureStride = 0;                   // structured buffers: StructureByteStride
 
   UINT subresourceCount() const { return mipLevels * arraySize; }
   UINT mipOf(UINT subresource) const { return subresource % mipLevels; }

@@ -64,7 +64,13 @@ HRESULT ShaderResourceView::normalize(ID3D11Resource* resource, const D3D11_SHAD
     d.Format = info->format;
     switch (info->dimension) {
       case D3D11_RESOURCE_DIMENSION_BUFFER:
-        return E_INVALIDARG;   // a buffer view needs its element range
+        // Only a structured buffer has an element range without a desc: all of it.
+        if (!info->structureStride)
+          return E_INVALIDARG;
+        d.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+        d.Buffer.FirstElement = 0;
+        d.Buffer.NumElements = info->width / info->structureStride;
+        break;
       case D3D11_RESOURCE_DIMENSION_TEXTURE1D:
         d.ViewDimension = info->arraySize > 1 ? D3D11_SRV_DIMENSION_TEXTURE1DARRAY : D3D11_SRV_DIMENSION_TEXTURE1D;
         d.Texture1DArray.MipLevels = UINT(-1);
@@ -324,6 +330,13 @@ HRESULT UnorderedAccessView::normalize(ID3D11Resource* resource, const D3D11_UNO
   } else {
     d.Format = info->format;
     switch (info->dimension) {
+      case D3D11_RESOURCE_DIMENSION_BUFFER:
+        if (!info->structureStride)
+          return E_INVALIDARG;
+        d.ViewDimension = D3D11_UAV_DIMENSION_BUFFER;
+        d.Buffer.FirstElement = 0;
+        d.Buffer.NumElements = info->width / info->structureStride;
+        break;
       case D3D11_RESOURCE_DIMENSION_TEXTURE1D:
         d.ViewDimension = info->arraySize > 1 ? D3D11_UAV_DIMENSION_TEXTURE1DARRAY : D3D11_UAV_DIMENSION_TEXTURE1D;
         d.Texture1DArray.ArraySize = info->arraySize;

@@ -173,8 +173,9 @@ Check validateBufferDesc(const D3D11_BUFFER_DESC& desc, bool hasInitialData, con
     return Check::reject(Rule::BufferTooLarge, "ByteWidth %u exceeds the resource size limit", desc.ByteWidth);
   NPT_CHECK(validateAccess(shape, hasInitialData, limits));
 
-  if (desc.BindFlags & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL))
-    return Check::reject(Rule::BufferBindFlags, "buffers cannot be bound as render target or depth-stencil");
+  // A buffer may be a render target (buffer RTVs); only depth-stencil is for textures alone.
+  if (desc.BindFlags & D3D11_BIND_DEPTH_STENCIL)
+    return Check::reject(Rule::BufferBindFlags, "buffers cannot be bound as depth-stencil");
   if (desc.MiscFlags & kTextureOnlyMisc)
     return Check::reject(Rule::BufferMiscFlags, "texture-only misc flags %#x on a buffer", desc.MiscFlags & kTextureOnlyMisc);
 

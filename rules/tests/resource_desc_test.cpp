@@ -48,6 +48,8 @@ const BufferCase kBufferCases[] = {
   // Wine test_create_buffer: DEFAULT + SRV-only with CPU access succeeds on Windows (FL11).
   {"DefaultSrvWithCpuAccess", [](auto& d) { d.BindFlags = D3D11_BIND_SHADER_RESOURCE;
      d.CPUAccessFlags = D3D11_CPU_ACCESS_READ; }, Rule::Ok, Outcome::Pass},
+  // Wine test_create_rendertarget_view: a buffer bound as a render target is created (Windows, FL11).
+  {"RenderTargetBuffer", [](auto& d) { d.BindFlags = D3D11_BIND_RENDER_TARGET; }, Rule::Ok, Outcome::Pass},
   {"ZeroByteWidth", [](auto& d) { d.ByteWidth = 0; }, Rule::BufferByteWidthZero, Outcome::Fail},
   {"ConstantNotMultipleOf16", [](auto& d) { d.BindFlags = D3D11_BIND_CONSTANT_BUFFER; d.ByteWidth = 20; },
    Rule::BufferConstantSize, Outcome::Fail},
@@ -79,8 +81,6 @@ const BufferCase kBufferCases[] = {
   {"UnknownCpuFlag", [](auto& d) { d.Usage = D3D11_USAGE_STAGING; d.BindFlags = 0; d.CPUAccessFlags = 0x4; },
    Rule::ResourceUnknownFlags, Outcome::Fail},
   {"UnknownMiscFlag", [](auto& d) { d.MiscFlags = 0x80000000u; }, Rule::ResourceUnknownFlags, Outcome::Fail},
-  {"RenderTargetBuffer", [](auto& d) { d.BindFlags = D3D11_BIND_RENDER_TARGET; }, Rule::BufferBindFlags,
-   Outcome::Fail},
   {"DepthStencilBuffer", [](auto& d) { d.BindFlags = D3D11_BIND_DEPTH_STENCIL; }, Rule::BufferBindFlags,
    Outcome::Fail},
   {"TextureCubeOnBuffer", [](auto& d) { d.MiscFlags = D3D11_RESOURCE_MISC_TEXTURECUBE; }, Rule::BufferMiscFlags,
