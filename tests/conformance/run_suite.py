@@ -251,6 +251,13 @@ def gate(names, results, expected_of):
         expected = expected_of(name)
         if actual == expected:
             continue
+        # Fewer failing checks in a function that still fails is progress, not a verdict:
+        # counts of a failing function can move with timing (threads, a neighbour's crash),
+        # and a gate that fails on every lower count would be red for noise.
+        if actual[0] == expected[0] == "Fail" and actual[1] < expected[1]:
+            print("note: %s improved from %s to %s (lower its count in the expectation file)"
+                  % (name, state_text(expected), state_text(actual)))
+            continue
         if state_rank(actual) > state_rank(expected):
             verdict = "REGRESSED"
         elif state_rank(actual) < state_rank(expected):
