@@ -55,32 +55,6 @@ using namespace npt::bench::gpu;
 using npt::protocol::ObjectId;
 using npt::protocol::Payload;
 
-// fxc's register names; the assembler derives the signatures from the declarations
-// (input v0 -> TEXCOORD0, o0 with position -> SV_Position, pixel o0 -> SV_Target0).
-const char* kVertexShader = R"(vs_5_0
-dcl_globalFlags refactoringAllowed
-dcl_input v0.xy
-dcl_output_siv o0.xyzw, position
-mov o0.xy, v0.xyxx
-mov o0.zw, l(0, 0, 0, 1.000000)
-ret
-)";
-const char* kPixelShaderPlain = R"(ps_5_0
-dcl_globalFlags refactoringAllowed
-dcl_constantbuffer CB0[1], immediateIndexed
-dcl_output o0.xyzw
-mov o0.xyzw, cb0[0].xyzw
-ret
-)";
-// The odd columns use a second shader, so every draw changes pipeline state.
-const char* kPixelShaderSwizzled = R"(ps_5_0
-dcl_globalFlags refactoringAllowed
-dcl_constantbuffer CB0[1], immediateIndexed
-dcl_output o0.xyzw
-mov o0.xyzw, cb0[0].zyxw
-ret
-)";
-
 std::vector<uint8_t> assemble(const char* text, const char* name) {
   std::vector<uint8_t> container;
   dxbc::sm::AssemblyResult result = dxbc::sm::assembleContainer(text, container);

@@ -12,6 +12,33 @@ namespace npt::bench::gpu {
 
 constexpr uint32_t kGrid = 100;   // quads per row and per column, as samples/many_draws
 
+// The frame's shaders in SM5 assembly (the host has no HLSL compiler; dxbc/asm assembles
+// them and derives the signatures from the declarations: input v0 -> TEXCOORD0, o0 with
+// position -> SV_Position, pixel o0 -> SV_Target0). The odd columns use the swizzled pixel
+// shader, so every draw changes pipeline state.
+inline constexpr const char* kVertexShader = R"(vs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_input v0.xy
+dcl_output_siv o0.xyzw, position
+mov o0.xy, v0.xyxx
+mov o0.zw, l(0, 0, 0, 1.000000)
+ret
+)";
+inline constexpr const char* kPixelShaderPlain = R"(ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_constantbuffer CB0[1], immediateIndexed
+dcl_output o0.xyzw
+mov o0.xyzw, cb0[0].xyzw
+ret
+)";
+inline constexpr const char* kPixelShaderSwizzled = R"(ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_constantbuffer CB0[1], immediateIndexed
+dcl_output o0.xyzw
+mov o0.xyzw, cb0[0].zyxw
+ret
+)";
+
 // The row colour of a frame: changes every frame, so the check sees this frame's writes.
 inline void rowColour(uint32_t row, uint32_t frame, float out[4]) {
   out[0] = float(row) / float(kGrid - 1);

@@ -43,29 +43,6 @@ using protocol::Payload;
 // The guest runtime's flush threshold (guest/core/command_stream.h).
 constexpr size_t kFlushThreshold = 64 * 1024;
 
-const char* kVertexShader = R"(vs_5_0
-dcl_globalFlags refactoringAllowed
-dcl_input v0.xy
-dcl_output_siv o0.xyzw, position
-mov o0.xy, v0.xyxx
-mov o0.zw, l(0, 0, 0, 1.000000)
-ret
-)";
-const char* kPixelShaderPlain = R"(ps_5_0
-dcl_globalFlags refactoringAllowed
-dcl_constantbuffer CB0[1], immediateIndexed
-dcl_output o0.xyzw
-mov o0.xyzw, cb0[0].xyzw
-ret
-)";
-const char* kPixelShaderSwizzled = R"(ps_5_0
-dcl_globalFlags refactoringAllowed
-dcl_constantbuffer CB0[1], immediateIndexed
-dcl_output o0.xyzw
-mov o0.xyzw, cb0[0].zyxw
-ret
-)";
-
 [[noreturn]] void die(int status, const char* what, const std::string& detail = {}) {
   std::fprintf(stderr, "neptune-vm-frame: %s%s%s\n", what, detail.empty() ? "" : ": ", detail.c_str());
   std::exit(status);
