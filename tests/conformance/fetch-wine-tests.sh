@@ -38,7 +38,24 @@ fi
 # shellcheck disable=SC1091
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 [ -n "$codename" ] || fail "cannot tell this machine's Debian suite from /etc/os-release"
-mirror=${NPT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The mirror this machine's apt already uses for its suite (deb822 .sources or the
+# one-line sources.list), so the fetch goes where the machine's packages come from.
+machine_mirror() {
+  local file
+  for file in /etc/apt/sources.list.d/*.sources; do
+    [ -r "$file" ] || continue
+    awk -v suite="$codename" '
+      /^[[:space:]]*$/ { if (uri != "" && has) { print uri; exit } uri = ""; has = 0; next }
+      $1 == "URIs:" { uri = $2 }
+      $1 == "Suites:" { for (i = 2; i <= NF; i++) if ($i == suite) has = 1 }
+      END { if (uri != "" && has) print uri }' "$file" | head -n1
+  done
+  [ -r /etc/apt/sources.list ] &&
+    awk -v suite="$codename" '$1 == "deb" && $0 !~ /\[/ && $3 == suite { print $2; exit }' /etc/apt/sources.list
+  return 0
+}
+mirror=${NPT_DEBIAN_MIRROR:-$(machine_mirror | head -n1)}
+[ -n "$mirror" ] || fail "no apt source for suite $codename in /etc/apt (set NPT_DEBIAN_MIRROR to a Debian mirror)"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || fail "$keyring is missing (package debian-archive-keyring)"
 
