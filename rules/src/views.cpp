@@ -139,8 +139,18 @@ Check checkBufferElements(const ResourceShape& resource, DXGI_FORMAT format, boo
 
 // The view format against the resource format: a typed resource only takes its own
 // format; a typeless one any member of its family; a planar one a format of one plane.
+Check checkDefaultFormat(const ResourceShape& resource);
+
+// A texture view's format: a desc's UNKNOWN stands for the resource's own.
+DXGI_FORMAT textureViewFormat(const ResourceShape& resource, DXGI_FORMAT requested) {
+  return requested == DXGI_FORMAT_UNKNOWN ? DXGI_FORMAT(resource.format) : requested;
+}
+
 Check checkFormat(const ResourceShape& resource, DXGI_FORMAT viewFormat, bool allowDepthView) {
   if (resource.isBuffer()) return Check::pass();
+  // A desc's UNKNOWN format stands for the resource's own, as for a default view (Windows
+  // and Wine create such views: Wine's d3d11 suite, test_render_target_views).
+  if (viewFormat == DXGI_FORMAT_UNKNOWN) return checkDefaultFormat(resource);
   const FormatInfo* view = lookupFormat(viewFormat);
   if (!view) return Check::reject(Rule::ViewFormat, "view format %u is not a DXGI format", unsigned(viewFormat));
   const FormatInfo* planar = lookupFormat(resource.format);
@@ -327,7 +337,7 @@ Check validateRenderTargetView(const ResourceShape& resource, const D3D11_RENDER
   }
   NPT_CHECK(checkRanges(resource, range));
   NPT_CHECK(checkFormat(resource, desc->Format, false));
-  const FormatInfo* info = lookupFormat(desc->Format);
+  const FormatInfo* info = lookupFormat(textureViewFormat(resource, desc->Format));
   if (!info->is(FormatRenderable))
     return Check::reject(Rule::ViewFormat, "%s cannot be a render target", info->name);
   return Check::pass();
@@ -341,9 +351,10 @@ Check validateDepthStencilView(const ResourceShape& resource, const D3D11_DEPTH_
 
   if (desc->Flags & ~uint32_t(D3D11_DSV_READ_ONLY_DEPTH | D3D11_DSV_READ_ONLY_STENCIL))
     return Check::reject(Rule::ViewFlags, "unknown DSV flags %#x", desc->Flags);
-  const FormatInfo* info = lookupFormat(desc->Format);
+  const DXGI_FORMAT format = textureViewFormat(resource, desc->Format);
+  const FormatInfo* info = lookupFormat(format);
   if (!info || !info->is(FormatDepth))
-    return Check::reject(Rule::ViewFormat, "format %u is not a depth format", unsigned(desc->Format));
+    return Check::reject(Rule::ViewFormat, "format %u is not a depth format", unsigned(format));
   if ((desc->Flags & D3D11_DSV_READ_ONLY_STENCIL) && !info->is(FormatStencil))
     return Check::reject(Rule::ViewFlags, "READ_ONLY_STENCIL with stencil-less format %s", info->name);
 
@@ -421,7 +432,7 @@ Check validateUnorderedAccessView(const ResourceShape& resource, const D3D11_UNO
   }
   NPT_CHECK(checkRanges(resource, range));
   NPT_CHECK(checkFormat(resource, desc->Format, false));
-  const FormatInfo* info = lookupFormat(desc->Format);
+  const FormatInfo* info = lookupFormat(textureViewFormat(resource, desc->Format));
   if (!info->is(FormatRenderable))
     return Check::reject(Rule::ViewFormat, "%s cannot be an unordered access view format", info->name);
   return Check::pass();

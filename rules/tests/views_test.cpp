@@ -201,6 +201,17 @@ TEST(RenderTargetView, Rules) {
   EXPECT_REJECT(validateRenderTargetView(srvOnly, nullptr), ViewBindFlag, Fail);
 }
 
+// Wine's d3d11 suite (test_render_target_views, test_texture): a desc whose format is
+// UNKNOWN takes the resource's format, which must then be typed.
+TEST(RenderTargetView, UnknownFormatInADescIsTheResourceFormat) {
+  D3D11_RENDER_TARGET_VIEW_DESC desc{};
+  desc.Format = DXGI_FORMAT_UNKNOWN;
+  desc.ViewDimension = D3D11_RTV_DIMENSION_TEXTURE2D;
+  EXPECT_PASS(validateRenderTargetView(texture2D(DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D11_BIND_RENDER_TARGET), &desc));
+  EXPECT_REJECT(validateRenderTargetView(texture2D(DXGI_FORMAT_R8G8B8A8_TYPELESS, 1, 1, D3D11_BIND_RENDER_TARGET), &desc),
+                ViewFormat, Fail);
+}
+
 TEST(RenderTargetView, Texture3DDepthSlices) {
   D3D11_TEXTURE3D_DESC desc3{};
   desc3.Width = 32;
