@@ -418,23 +418,8 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
   auto session = std::make_unique<DeviceSession>(std::move(mapping), uint32_t(slot_index), nonce);
   DeviceSlot* slot = session->slot();
 
-  Hello hello = {};
-  hello.magic = kHelloMagic;
-  hello.version = kVersion;
-  hello.min_version = kMinVersion;
+  Hello hello = hello_for(geometry, protocol);
   hello.flags = kHelloBulkRegions;
-  hello.ring_count = geometry.ring_count;
-  hello.ring_size = geometry.ring_size;
-  hello.reply_slot_count = geometry.reply_slot_count;
-  hello.reply_slot_size = geometry.reply_slot_size;
-  hello.push_slot_count = geometry.push_slot_count;
-  hello.fence_count = geometry.fence_count;
-  hello.bulk_size = geometry.bulk_size;
-  hello.hello_size = sizeof(hello);
-  hello.protocol_major = protocol.major;
-  hello.protocol_minor = protocol.minor;
-  hello.opcode_count = protocol.opcode_count;
-  hello.registry_hash = protocol.registry_hash;
   std::memcpy(slot->hello, &hello, sizeof(hello));
   store_release(slot->request, 1u);
 

@@ -211,22 +211,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
     return s;
   };
 
-  Hello hello = {};
-  hello.magic = kHelloMagic;
-  hello.version = kVersion;
-  hello.min_version = kMinVersion;
-  hello.ring_count = geometry.ring_count;
-  hello.ring_size = geometry.ring_size;
-  hello.reply_slot_count = geometry.reply_slot_count;
-  hello.reply_slot_size = geometry.reply_slot_size;
-  hello.push_slot_count = geometry.push_slot_count;
-  hello.fence_count = geometry.fence_count;
-  hello.bulk_size = geometry.bulk_size;
-  hello.hello_size = sizeof(hello);
-  hello.protocol_major = protocol.major;
-  hello.protocol_minor = protocol.minor;
-  hello.opcode_count = protocol.opcode_count;
-  hello.registry_hash = protocol.registry_hash;
+  Hello hello = hello_for(geometry, protocol);
 
   Socket socket;
   // Every guest can map regions added after connect; a server that does not grant it

@@ -74,6 +74,27 @@ struct Hello {
 constexpr size_t kHelloVersion3Bytes = offsetof(Hello, hello_size);
 constexpr size_t kHelloMaxBytes = 4096;   // the longest Hello a server reads
 
+// The Hello a guest sends for its geometry and protocol (flags, token: the carrier's).
+inline Hello hello_for(const Geometry& geometry, const ProtocolIdentity& protocol) {
+  Hello hello = {};
+  hello.magic = kHelloMagic;
+  hello.version = kVersion;
+  hello.min_version = kMinVersion;
+  hello.ring_count = geometry.ring_count;
+  hello.ring_size = geometry.ring_size;
+  hello.reply_slot_count = geometry.reply_slot_count;
+  hello.reply_slot_size = geometry.reply_slot_size;
+  hello.push_slot_count = geometry.push_slot_count;
+  hello.fence_count = geometry.fence_count;
+  hello.bulk_size = geometry.bulk_size;
+  hello.hello_size = sizeof(hello);
+  hello.protocol_major = protocol.major;
+  hello.protocol_minor = protocol.minor;
+  hello.opcode_count = protocol.opcode_count;
+  hello.registry_hash = protocol.registry_hash;
+  return hello;
+}
+
 inline ProtocolIdentity protocol_identity_of(const Hello& h) {
   ProtocolIdentity p;
   p.major = h.protocol_major;
