@@ -2,8 +2,10 @@
 """Counts the results of one scripts/test run across build directories.
 
 Each meson test counts once, except GoogleTest programs (protocol 'gtest'),
-whose XML report counts every test case. Prints failures by name and ends
-with the line 'N passed, N failed, N skipped'; exits 1 on any failure.
+whose XML report counts every test case. Prints failures by name (with the end
+of a failed non-GoogleTest program's output, which says why: CI shows only the
+end of the run) and ends with the line 'N passed, N failed, N skipped'; exits 1
+on any failure.
 """
 import json
 import os
@@ -35,6 +37,12 @@ def meson_results(build_dir, since):
                 yield json.loads(line)
 
 
+def output_tail(test, lines=25):
+    """The last lines of a test's output, indented, for a failure's line."""
+    tail = (test.get('stdout') or '').rstrip('\n').split('\n')[-lines:]
+    return ''.join('\n    | ' + line for line in tail if line.strip())
+
+
 def summarize(build_dirs, since):
     counts = {'passed': 0, 'failed': 0, 'skipped': 0}
     failures = []
@@ -63,7 +71,7 @@ def summarize(build_dirs, since):
                     counts['skipped'] += 1
                 else:
                     counts['failed'] += 1
-                    failures.append(f'{label}: {name}: {result}')
+                    failures.append(f'{label}: {name}: {result}' + output_tail(test))
             elif result not in ('OK', 'EXPECTEDFAIL', 'SKIP') and case_failures == 0:
                 # The program failed outside any test case (crash at exit, timeout...).
                 counts['failed'] += 1

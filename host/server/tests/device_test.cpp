@@ -375,7 +375,7 @@ TEST_P(Device, GarbageInASlotEndsOnlyThatContextAndTheHeaderIsRestored) {
   EXPECT_TRUE(echo_ok(*other, 12)) << fatal_reason_name(FatalReason(other->fatal_reason())) << ", status " << other->status();
 }
 
-TEST_P(Device, AnIdleGuestCostsTheServerLittleCpu) {
+TEST_P(Device, AnIdleGuestLetsTheServerSleep) {
   if (GetParam() == ServerKind::Wine)
     GTEST_SKIP() << "measured natively (Wine's processes are not this test's children)";
   DeviceServerProcess server(GetParam(), 32ull << 20);
@@ -385,33 +385,50 @@ TEST_P(Device, AnIdleGuestCostsTheServerLittleCpu) {
   ASSERT_EQ(server.connect(&guest, &error), kOk) << error;
   ASSERT_TRUE(echo_ok(*guest, 1));
   const uint32_t worker = guest->worker_pid();
-  // CPU time of every thread of a process, in ns (schedstat: finer than the clock ticks of stat).
-  auto cpu_ns = [](pid_t pid) -> uint64_t {
-    uint64_t total = 0;
+  // CPU time (ns) and times scheduled of every thread of a process, from schedstat.
+  struct Usage {
+    uint64_t cpu_ns = 0, runs = 0;
+  };
+  auto usage = [](pid_t pid) {
+    Usage total;
     const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
     if (DIR* dir = opendir(tasks.c_str())) {
       while (dirent* e = readdir(dir)) {
         if (e->d_name[0] == '.')
           continue;
         std::ifstream f(tasks + "/" + e->d_name + "/schedstat");
-        unsigned long long ns = 0;
-        if (f >> ns)
-          total += ns;
+        unsigned long long ns = 0, waited = 0, runs = 0;
+        if (f >> ns >> waited >> runs) {
+          total.cpu_ns += ns;
+          total.runs += runs;
+        }
       }
       closedir(dir);
     }
     return total;
   };
   sleep_us(300000);   // past the worker's spin and back-off
-  const uint64_t parent_before = cpu_ns(server.pid()), worker_before = cpu_ns(pid_t(worker));
+  const Usage parent_before = usage(server.pid()), worker_before = usage(pid_t(worker));
   const uint64_t start = now_ns();
   sleep_us(5000000);
   const double seconds = double(now_ns() - start) / 1e9;
+  const Usage parent_after = usage(server.pid()), worker_after = usage(pid_t(worker));
   auto percent = [&](uint64_t ns) { return 100.0 * double(ns) / 1e9 / seconds; };
-  const double parent = percent(cpu_ns(server.pid()) - parent_before);
-  const double worker_cpu = percent(cpu_ns(pid_t(worker)) - worker_before);
-  std::printf("with an idle guest: server parent %.2f%%, worker %.2f%% of a core\n", parent, worker_cpu);
-  EXPECT_LT(parent + worker_cpu, 1.0);
+  auto per_second = [&](uint64_t runs) { return double(runs) / seconds; };
+  const double cpu = percent(parent_after.cpu_ns - parent_before.cpu_ns) + percent(worker_after.cpu_ns - worker_before.cpu_ns);
+  const double parent_wakeups = per_second(parent_after.runs - parent_before.runs);
+  const double worker_wakeups = per_second(worker_after.runs - worker_before.runs);
+  std::printf("with an idle guest: server %.2f%% of a core; wakeups/s: parent %.1f, worker %.1f\n", cpu,
+              parent_wakeups, worker_wakeups);
+  // The back-off, by what does not depend on the machine's speed or load: the idle worker
+  // wakes for its 50 ms doorbell polls, its 100 ms progress slices and its CPU-time reports
+  // (about 35 a second), the parent for its 100 ms lease checks. A broken back-off polls
+  // every 2 ms or faster (500+). The CPU figure itself (target: under 1% of a core) is
+  // bench/transport's: on a machine shared with the rest of scripts/test a wakeup costs
+  // several times what it costs alone, and a timed bound would judge the neighbours.
+  EXPECT_LT(worker_wakeups, 80.0);
+  EXPECT_LT(parent_wakeups, 40.0);
+  EXPECT_LT(cpu, 10.0) << "an idle context burns a core";
   EXPECT_TRUE(echo_ok(*guest, 2));
 }
 

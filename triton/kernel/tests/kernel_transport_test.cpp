@@ -501,6 +501,19 @@ TEST(FakeKernelEscapes, ContextEscapesCheckEveryField) {
   ASSERT_EQ(statusOf(send(kernel, create)), kc::KernelStatus::Ok) << create.message;
   EXPECT_NE(create.context_id, 0u);
   EXPECT_GE(create.context_blob_size, 4096u);
+  // Nothing below needs the worker, so without this wait the test could end while it is
+  // still starting. A worker still inside Wine's process start-up when the test environment
+  // terminated the server was left stuck there for good, holding the test's output open
+  // (meson waited until its timeout). The control block shows the context's id until the
+  // worker attaches and writes its own pid there.
+  HANDLE worker = nullptr;
+  for (int i = 0; i < 3000 && !worker; i++) {
+    if (kernel.workerPid() != create.context_id)
+      worker = OpenProcess(SYNCHRONIZE, FALSE, kernel.workerPid());
+    if (!worker)
+      Sleep(10);
+  }
+  ASSERT_NE(worker, nullptr) << "the context's worker did not start in 30 s (control block: " << kernel.workerPid() << ")";
   kc::CreateContextBody again = create;
   again.header = kc::escapeHeader(kc::EscapeCode::CreateContext);
   EXPECT_EQ(statusOf(send(kernel, again)), kc::KernelStatus::ContextExists);
@@ -581,15 +594,10 @@ TEST(FakeKernelEscapes, ContextEscapesCheckEveryField) {
   EXPECT_EQ(statusOf(send(kernel, destroy)), kc::KernelStatus::NoContext) << "destroyed twice";
   EXPECT_EQ(waitFor(0, 0, 10), kc::KernelStatus::NoContext);
 
-  // The connection ends here, and the test waits for the server's worker to follow it:
-  // a worker whose guest left just before the test environment terminated the server was
-  // seen to outlive it under Wine, holding the test's output open (meson then waited).
-  HANDLE worker = OpenProcess(SYNCHRONIZE, FALSE, kernel.workerPid());
+  // The connection ends here, and the test waits for the server's worker to follow it.
   owned.reset();
-  if (worker) {
-    EXPECT_EQ(WaitForSingleObject(worker, 10000), WAIT_OBJECT_0) << "the worker outlived its guest";
-    CloseHandle(worker);
-  }
+  EXPECT_EQ(WaitForSingleObject(worker, 10000), WAIT_OBJECT_0) << "the worker outlived its guest";
+  CloseHandle(worker);
 }
 
 // --- Triton facing a kernel that answers the contract wrongly ----------------------------
