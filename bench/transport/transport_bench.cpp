@@ -3,10 +3,14 @@
 //     HostContext copy-out → no-op dispatcher) vs the raw ring (same-size records, bare
 //     consumer without validation or copy);
 //   reply latency: calls on the spin and block paths vs a bare shared-memory ping-pong,
-//     in-process and through neptune-server's worker process.
+//     in-process and through neptune-server's worker process;
+//   the shared-memory device (the VM carrier, QEMU ivshmem; here its region file on the
+//     host) vs the local socket + /dev/shm transport, both through a worker process: the
+//     frame mix, kick-to-reply and an idle guest's cost to the server.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -14,6 +18,7 @@
 
 #include "../../transport/tests/in_process_host.h"
 #include "../../host/server/diagnostic_dispatch.h"
+#include "../../host/server/tests/device_server_process.h"
 #include "../../host/server/tests/server_process.h"
 
 using namespace npt::transport;
@@ -126,12 +131,7 @@ BENCHMARK(BM_RawRing)
     ->Iterations(kThroughputCommands)
     ->UseRealTime();
 
-void run_stack(benchmark::State& state, const std::vector<uint32_t>& sizes) {
-  Geometry g = bench_geometry();
-  NoopDispatcher d;
-  InProcessHost host(g, &d);
-  GuestConnection& guest = host.guest();
-  host.start(1000);
+void submit_all(benchmark::State& state, GuestConnection& guest, const std::vector<uint32_t>& sizes) {
   std::vector<uint8_t> msg(1 << 20, 0x5A);
   size_t i = 0;
   uint64_t bytes = 0;
@@ -144,6 +144,14 @@ void run_stack(benchmark::State& state, const std::vector<uint32_t>& sizes) {
   guest.finish(0);
   state.SetItemsProcessed(state.iterations());
   state.SetBytesProcessed(int64_t(bytes));
+}
+
+void run_stack(benchmark::State& state, const std::vector<uint32_t>& sizes) {
+  Geometry g = bench_geometry();
+  NoopDispatcher d;
+  InProcessHost host(g, &d);
+  host.start(1000);
+  submit_all(state, host.guest(), sizes);
 }
 
 void BM_StackFrameMix(benchmark::State& state) {
@@ -299,6 +307,119 @@ void BM_CallServer(benchmark::State& state) {
   state.SetLabel(spin ? "spin" : "block (futex both ways, worker process)");
 }
 BENCHMARK(BM_CallServer)->Arg(1)->Arg(0)->UseRealTime();
+
+// The two carriers through a worker process of the native server: the local transport
+// (socket + /dev/shm file) and the shared-memory device, on the same dispatch.
+enum class Carrier { Socket, Device };
+
+struct ServedGuest {
+  std::unique_ptr<npt::server::testing::ServerProcess> socket_server;
+  std::unique_ptr<npt::server::testing::DeviceServerProcess> device_server;
+  std::unique_ptr<GuestConnection> guest;
+  pid_t server_pid = 0;
+
+  ServedGuest(Carrier carrier, std::vector<std::string> args, Geometry g) {
+    std::string error;
+    if (carrier == Carrier::Socket) {
+      socket_server = std::make_unique<npt::server::testing::ServerProcess>(args);
+      if (socket_server->running() && socket_server->connect(&guest, &error, g) == kOk)
+        server_pid = socket_server->pid();
+    } else {
+      device_server = std::make_unique<npt::server::testing::DeviceServerProcess>(
+          npt::server::testing::ServerKind::Native, 256ull << 20, args);
+      if (device_server->serving() && device_server->connect(&guest, &error, g) == kOk)
+        server_pid = device_server->pid();
+    }
+  }
+  // Skips the benchmark when there is no server.
+  bool ready(benchmark::State& state) {
+    if (server_pid && guest)
+      return true;
+    state.SkipWithError("no neptune-server (NPT_SERVER_BIN)");
+    for (auto _ : state) {}
+    return false;
+  }
+};
+
+const char* carrier_name(Carrier c) { return c == Carrier::Socket ? "socket + /dev/shm" : "shared-memory device"; }
+
+// The frame mix into a worker whose dispatch does nothing: the carrier's ring, bulk and
+// wakeup path end to end.
+void BM_WorkerFrameMix(benchmark::State& state) {
+  const Carrier carrier = Carrier(state.range(0));
+  ServedGuest served(carrier, { "--dispatch", "null", "--spin-us", "1000" }, bench_geometry());
+  if (!served.ready(state))
+    return;
+  submit_all(state, *served.guest, frame_mix().sizes);
+  state.SetLabel(carrier_name(carrier));
+}
+BENCHMARK(BM_WorkerFrameMix)
+    ->Arg(int(Carrier::Socket))
+    ->Arg(int(Carrier::Device))
+    ->Iterations(kThroughputCommands / 4)
+    ->UseRealTime();
+
+// Kick-to-reply: one call after the worker has gone idle (range 1: 20 ms of quiet first,
+// so the worker is past its spin and the device worker well into its back-off), or calls
+// back to back (range 0).
+void BM_WorkerCall(benchmark::State& state) {
+  const Carrier carrier = Carrier(state.range(0));
+  const bool after_quiet = state.range(1);
+  ServedGuest served(carrier, { "--spin-us", "50" }, npt::server::testing::ServerProcess::small_geometry());
+  if (!served.ready(state))
+    return;
+  GuestOptions o;
+  o.spin_us = 50;
+  served.guest->set_options(o);
+  uint32_t cmd[4] = { npt::server::kDiagEcho, 1, 2, 3 }, reply[4];
+  size_t n;
+  for (auto _ : state) {
+    if (after_quiet) {
+      state.PauseTiming();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      state.ResumeTiming();
+    }
+    if (served.guest->call(0, cmd, sizeof(cmd), reply, sizeof(reply), &n) != kOk)
+      state.SkipWithError("call failed");
+  }
+  state.SetLabel(std::string(carrier_name(carrier)) + (after_quiet ? ", after 20 ms quiet" : ", back to back"));
+}
+BENCHMARK(BM_WorkerCall)
+    ->Args({ int(Carrier::Socket), 0 })
+    ->Args({ int(Carrier::Device), 0 })
+    ->Args({ int(Carrier::Socket), 1 })
+    ->Args({ int(Carrier::Device), 1 })
+    ->Iterations(200)
+    ->UseRealTime();
+
+// A connected guest that does nothing for 5 s: the server's CPU (parent and worker, every
+// thread) in % of a core, and its wakeups a second. Target: under 1% of a core.
+void BM_IdleGuest(benchmark::State& state) {
+  const Carrier carrier = Carrier(state.range(0));
+  ServedGuest served(carrier, {}, npt::server::testing::ServerProcess::small_geometry());
+  if (!served.ready(state))
+    return;
+  uint32_t cmd[4] = { npt::server::kDiagEcho, 1, 2, 3 }, reply[4];
+  size_t n;
+  served.guest->call(0, cmd, sizeof(cmd), reply, sizeof(reply), &n);
+  const pid_t worker = pid_t(served.guest->worker_pid());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));   // past spin and back-off
+  using npt::server::testing::process_usage;
+  double cpu = 0, wakeups = 0;
+  for (auto _ : state) {
+    const auto parent0 = process_usage(served.server_pid), worker0 = process_usage(worker);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto parent1 = process_usage(served.server_pid), worker1 = process_usage(worker);
+    cpu = 100.0 * double(parent1.cpu_ns - parent0.cpu_ns + worker1.cpu_ns - worker0.cpu_ns) / 1e9 / seconds;
+    wakeups = double(parent1.runs - parent0.runs + worker1.runs - worker0.runs) / seconds;
+  }
+  state.counters["server_cpu_pct"] = cpu;
+  state.counters["server_wakeups_per_s"] = wakeups;
+  state.SetLabel(carrier_name(carrier));
+}
+BENCHMARK(BM_IdleGuest)->Arg(int(Carrier::Socket))->Arg(int(Carrier::Device))->Iterations(1)->UseRealTime();
 
 }
 

@@ -501,7 +501,9 @@ HRESULT STDMETHODCALLTYPE Device::CreateInputLayout(const D3D11_INPUT_ELEMENT_DE
                                                     SIZE_T length, ID3D11InputLayout** out) {
   if (out)
     *out = nullptr;
-  if ((count && !elements) || count > D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT || !bytecode || !length || length > UINT32_MAX)
+  // A missing array is refused even for no elements; an empty one is a valid layout (as on
+  // Windows: Wine's d3d11 suite, test_create_input_layout).
+  if (!elements || count > D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT || !bytecode || !length || length > UINT32_MAX)
     return E_INVALIDARG;
   for (UINT i = 0; i < count; i++)
     if (!elements[i].SemanticName || elements[i].InputSlot >= D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT ||

@@ -99,7 +99,11 @@ void STDMETHODCALLTYPE Texture1D::SetEvictionPriority(UINT priority) {
 
 Texture2D::Texture2D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE2D_DESC1& desc, bool backBuffer)
 : D3D11Child(device, id), m_desc(desc),
-  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Surface, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  // Only a texture of one subresource is a DXGI surface (Windows answers IDXGISurface
+  // E_NOINTERFACE on mip chains and arrays: Wine's d3d11 suite, test_create_texture2d).
+  m_dxgi(this, desc.MipLevels == 1 && desc.ArraySize == 1 ? dxgi::DxgiResourceFace::Kind::Surface
+                                                          : dxgi::DxgiResourceFace::Kind::Resource,
+         dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
   m_state(infoOf(desc)), m_backBuffer(backBuffer) {}
 
 ResourceInfo Texture2D::infoOf(const D3D11_TEXTURE2D_DESC1& desc) {
@@ -126,7 +130,9 @@ HRESULT Texture2D::normalize(const D3D11_TEXTURE2D_DESC1* in, const D3D11_SUBRES
     return E_INVALIDARG;
   if (!in->SampleDesc.Count || in->SampleDesc.Count > D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT)
     return E_INVALIDARG;
-  if ((in->MiscFlags & D3D11_RESOURCE_MISC_TEXTURECUBE) && (in->ArraySize % 6))
+  // A cube needs six faces; further slices need not make whole cubes (Windows creates a cube
+  // texture of 7, 9 or 10 slices: Wine's d3d11 suite, test_create_texture2d).
+  if ((in->MiscFlags & D3D11_RESOURCE_MISC_TEXTURECUBE) && in->ArraySize < 6)
     return E_INVALIDARG;
   HRESULT hr = normalizeCommon(in->Width, in->Height, 1, D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION, &out->MipLevels, in->Format,
                                in->Usage, in->BindFlags, in->CPUAccessFlags, in->MiscFlags, data, in->ArraySize);

@@ -81,7 +81,8 @@ HRESULT ShaderResourceView::normalize(ID3D11Resource* resource, const D3D11_SHAD
           d.ViewDimension = info->arraySize > 1 ? D3D11_SRV_DIMENSION_TEXTURE2DMSARRAY : D3D11_SRV_DIMENSION_TEXTURE2DMS;
           d.Texture2DMSArray.ArraySize = UINT(-1);
         } else if (info->miscFlags & D3D11_RESOURCE_MISC_TEXTURECUBE) {
-          d.ViewDimension = info->arraySize > 6 ? D3D11_SRV_DIMENSION_TEXTURECUBEARRAY : D3D11_SRV_DIMENSION_TEXTURECUBE;
+          // Whole cubes only: 9 or 11 slices hold one cube (as Windows' default view says).
+          d.ViewDimension = info->arraySize / 6 > 1 ? D3D11_SRV_DIMENSION_TEXTURECUBEARRAY : D3D11_SRV_DIMENSION_TEXTURECUBE;
           d.TextureCubeArray.MipLevels = UINT(-1);
           d.TextureCubeArray.NumCubes = info->arraySize / 6;
         } else {
@@ -125,6 +126,8 @@ HRESULT ShaderResourceView::normalize(ID3D11Resource* resource, const D3D11_SHAD
       break;
     case D3D11_SRV_DIMENSION_TEXTURECUBEARRAY:
       d.TextureCubeArray.MipLevels = remaining(info->mipLevels, d.TextureCubeArray.MostDetailedMip, d.TextureCubeArray.MipLevels);
+      if (d.TextureCubeArray.NumCubes == UINT(-1))
+        d.TextureCubeArray.NumCubes = remaining(info->arraySize, d.TextureCubeArray.First2DArrayFace, UINT(-1)) / 6;
       if (!rangeOk(d.TextureCubeArray.MostDetailedMip, d.TextureCubeArray.MipLevels, info->mipLevels))
         return E_INVALIDARG;
       break;

@@ -15,7 +15,27 @@
 namespace npt::guest {
 
 // A view desc and its …1 version: the first version's arms are prefixes of the …1 arms
-// (PlaneSlice appended), so either direction copies the common prefix; PlaneSlice stays 0.
+// (PlaneSlice appended), so either direction copies the common prefix of the unions. Into
+// a …1 desc, PlaneSlice is then 0: the copied union's words past the application's arm are
+// whatever it left there (Wine's d3d11 suite reuses one desc for every dimension), and the
+// first version has no plane slice to give.
+template<typename Desc1, typename Dimension>
+void clearPlaneSlice(Desc1& desc, Dimension texture2D, Dimension texture2DArray) {
+  if (desc.ViewDimension == texture2D)
+    desc.Texture2D.PlaneSlice = 0;
+  else if (desc.ViewDimension == texture2DArray)
+    desc.Texture2DArray.PlaneSlice = 0;
+}
+inline void clearPlaneSlice(D3D11_SHADER_RESOURCE_VIEW_DESC1& d) {
+  clearPlaneSlice(d, D3D11_SRV_DIMENSION_TEXTURE2D, D3D11_SRV_DIMENSION_TEXTURE2DARRAY);
+}
+inline void clearPlaneSlice(D3D11_RENDER_TARGET_VIEW_DESC1& d) {
+  clearPlaneSlice(d, D3D11_RTV_DIMENSION_TEXTURE2D, D3D11_RTV_DIMENSION_TEXTURE2DARRAY);
+}
+inline void clearPlaneSlice(D3D11_UNORDERED_ACCESS_VIEW_DESC1& d) {
+  clearPlaneSlice(d, D3D11_UAV_DIMENSION_TEXTURE2D, D3D11_UAV_DIMENSION_TEXTURE2DARRAY);
+}
+
 template<typename To, typename From>
 To convertViewDesc(const From& in) {
   To out = {};
@@ -23,6 +43,8 @@ To convertViewDesc(const From& in) {
   out.ViewDimension = in.ViewDimension;
   std::memcpy(&out.Buffer, &in.Buffer,
               std::min(sizeof(To) - offsetof(To, Buffer), sizeof(From) - offsetof(From, Buffer)));
+  if constexpr (requires { out.Texture2D.PlaneSlice; } && !requires { in.Texture2D.PlaneSlice; })
+    clearPlaneSlice(out);
   return out;
 }
 

@@ -249,6 +249,53 @@ TEST_F(D3D11Contract, Texture2DDescriptionIsNormalized) {
   }
 }
 
+// A view desc's union holds every dimension's arm; the call reads only the arm its
+// dimension names. Words past that arm are whatever the application left there (one desc
+// reused for every dimension, as Wine's d3d11 suite does), and the first version of the
+// descs has no plane slice for them to become.
+TEST_F(D3D11Contract, ViewDescsReadOnlyTheirDimensionsArm) {
+  D3D11_TEXTURE2D_DESC desc = {};
+  desc.Width = 16;
+  desc.Height = 16;
+  desc.MipLevels = 2;
+  desc.ArraySize = 1;
+  desc.Format = DXGI_FORMAT_R32_TYPELESS;
+  desc.SampleDesc.Count = 1;
+  desc.BindFlags = D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET | D3D11_BIND_UNORDERED_ACCESS;
+  ID3D11Texture2D* texture = nullptr;
+  ASSERT_EQ(device->CreateTexture2D(&desc, nullptr, &texture), S_OK);
+
+  D3D11_SHADER_RESOURCE_VIEW_DESC srvDesc;
+  std::memset(&srvDesc, 0xA5, sizeof(srvDesc));
+  srvDesc.Format = DXGI_FORMAT_R32_FLOAT;
+  srvDesc.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2D;
+  srvDesc.Texture2D.MostDetailedMip = 0;
+  srvDesc.Texture2D.MipLevels = 1;
+  ID3D11ShaderResourceView* srv = nullptr;
+  EXPECT_EQ(device->CreateShaderResourceView(texture, &srvDesc, &srv), S_OK);
+
+  D3D11_RENDER_TARGET_VIEW_DESC rtvDesc;
+  std::memset(&rtvDesc, 0xA5, sizeof(rtvDesc));
+  rtvDesc.Format = DXGI_FORMAT_R32_FLOAT;
+  rtvDesc.ViewDimension = D3D11_RTV_DIMENSION_TEXTURE2D;
+  rtvDesc.Texture2D.MipSlice = 1;
+  ID3D11RenderTargetView* rtv = nullptr;
+  EXPECT_EQ(device->CreateRenderTargetView(texture, &rtvDesc, &rtv), S_OK);
+
+  D3D11_UNORDERED_ACCESS_VIEW_DESC uavDesc;
+  std::memset(&uavDesc, 0xA5, sizeof(uavDesc));
+  uavDesc.Format = DXGI_FORMAT_R32_UINT;
+  uavDesc.ViewDimension = D3D11_UAV_DIMENSION_TEXTURE2D;
+  uavDesc.Texture2D.MipSlice = 0;
+  ID3D11UnorderedAccessView* uav = nullptr;
+  EXPECT_EQ(device->CreateUnorderedAccessView(texture, &uavDesc, &uav), S_OK);
+
+  for (IUnknown* view : {static_cast<IUnknown*>(srv), static_cast<IUnknown*>(rtv), static_cast<IUnknown*>(uav)})
+    if (view)
+      view->Release();
+  EXPECT_EQ(texture->Release(), 0u);
+}
+
 TEST_F(D3D11Contract, PrivateData) {
   static const GUID key = { 0x01234567, 0x89ab, 0xcdef, { 1, 2, 3, 4, 5, 6, 7, 8 } };
   ID3D11Buffer* buffer = makeBuffer(16, D3D11_USAGE_DEFAULT, D3D11_BIND_CONSTANT_BUFFER, 0);

@@ -244,7 +244,6 @@ const Row kViews[] = {
   SRV_ROW("SrvArraySizeZero", kWineAgrees, d.Texture2DArray.ArraySize = 0),
   SRV_ROW("SrvDimension3DOf2D", kWineAgrees, d.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE3D; d.Texture3D.MipLevels = 1),
   SRV_ROW("SrvDimensionBufferOfTexture", kWineAgrees, d.ViewDimension = D3D11_SRV_DIMENSION_BUFFER; d.Buffer.NumElements = 4),
-  SRV_ROW("SrvDimensionMultisampledOfSingleSampled", kDocumentedOnly, d.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2DMS),
   SRV_ROW("SrvDimensionUnknown", kWineAgrees, d.ViewDimension = D3D11_SRV_DIMENSION_UNKNOWN),
   SRV_ROW("SrvDimensionOutOfRange", kWineAgrees, d.ViewDimension = D3D11_SRV_DIMENSION(40)),
   SRV_ROW("SrvFormatOfAnotherFamily", kWineAgrees, d.Format = DXGI_FORMAT_R32_FLOAT),

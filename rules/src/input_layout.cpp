@@ -13,12 +13,17 @@ constexpr uint32_t kMaxInputElements = 32;
 
 bool sameSemantic(const char* a, const char* b) { return strcasecmp(a, b) == 0; }
 
-// Every non-system-value element of the shader's input signature must be fed by the
-// layout (CreateInputLayout fails otherwise).
+// Every element of the shader's input signature must be fed by the layout (CreateInputLayout
+// fails otherwise), except the two the input assembler generates. Other system values
+// (SV_Position in a pixel shader's signature, SV_ClipDistance) need their element too, as
+// on Windows (Wine's d3d11 suite, test_create_input_layout).
 Check matchSignature(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const ShaderInfo& shader) {
   if (!shader.hasInputSignature) return Check::pass();
   for (const dxbc::SignatureElement& input : shader.inputSignature.elements) {
-    if (input.systemValue != dxbc::sysval::Undefined) continue;   // SV_VertexID etc. come from the IA
+    // By system value or by name: a pixel shader's SV_InstanceID input has no system value.
+    if (input.systemValue == dxbc::sysval::VertexId || input.systemValue == dxbc::sysval::InstanceId ||
+        sameSemantic(input.semanticName.c_str(), "SV_VertexID") || sameSemantic(input.semanticName.c_str(), "SV_InstanceID"))
+      continue;
     bool fed = false;
     for (uint32_t e = 0; e < count && !fed; e++)
       fed = sameSemantic(elements[e].SemanticName, input.semanticName.c_str()) &&
@@ -63,10 +68,14 @@ Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t cou
       return Check::reject(Rule::InputLayoutSlotClassMix, "slot %u mixes per-vertex and per-instance elements", e.InputSlot);
     cls = int(e.InputSlotClass);
 
-    const uint64_t offset = e.AlignedByteOffset == D3D11_APPEND_ALIGNED_ELEMENT ? slotEnd[e.InputSlot]
-                                                                                : e.AlignedByteOffset;
-    // Elements start on a multiple of their component size (4 bytes for 32-bit components).
+    // Elements start on a multiple of their component size (4 bytes for 32-bit components);
+    // an appended element is placed on the next such multiple, as Windows does (a float after
+    // a byte lands at byte 4: Wine's d3d11 suite, test_instanced_draw).
     const uint32_t alignment = format->blockBytes < 4 ? format->blockBytes : 4;
+    const uint64_t offset = e.AlignedByteOffset == D3D11_APPEND_ALIGNED_ELEMENT
+                                ? (alignment ? (uint64_t(slotEnd[e.InputSlot]) + alignment - 1) / alignment * alignment
+                                             : slotEnd[e.InputSlot])
+                                : e.AlignedByteOffset;
     if (alignment && offset % alignment)
       return Check::reject(Rule::InputLayoutOffset, "element %u at byte %llu is not %u-byte aligned", i,
                            (unsigned long long)offset, alignment);
@@ -83,8 +92,17 @@ Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t cou
     }
   }
 
+  // Only the bytecode's input signature matters: Windows takes any stage's (a compute
+  // shader's has no elements to feed; Wine's d3d11 suite, test_create_input_layout).
   ShaderInfo shader;
-  NPT_CHECK(validateShaderBytecode(bytecode, length, ShaderStage::Vertex, &shader));
+  Check check = validateShaderBytecode(bytecode, length, ShaderStage::Vertex, &shader);
+  for (ShaderStage stage : {ShaderStage::Pixel, ShaderStage::Geometry, ShaderStage::Hull, ShaderStage::Domain,
+                            ShaderStage::Compute}) {
+    if (check.rule() != Rule::ShaderStageMismatch)
+      break;
+    check = validateShaderBytecode(bytecode, length, stage, &shader);
+  }
+  NPT_CHECK(check);
   return matchSignature(elements, count, shader);
 }
 

@@ -332,8 +332,10 @@ static Check validateTexture(const ResourceShape& shape, bool hasInitialData, co
 
   // Misc flags.
   if (cube) {
-    if (!is2D || shape.arraySize % 6 || shape.width != shape.height)
-      return Check::reject(Rule::TextureCube, "cube textures need a square 2D array of 6n slices (%ux%u, %u slices)",
+    // Six faces at least; further slices need not make whole cubes (Windows creates a cube
+    // texture of 7 or 10 slices: Wine's d3d11 suite, test_create_texture2d).
+    if (!is2D || shape.arraySize < 6 || shape.width != shape.height)
+      return Check::reject(Rule::TextureCube, "cube textures need a square 2D array of 6 slices or more (%ux%u, %u slices)",
                            shape.width, shape.height, shape.arraySize);
   }
   if (shape.miscFlags & D3D11_RESOURCE_MISC_GENERATE_MIPS) {

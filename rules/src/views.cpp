@@ -83,9 +83,11 @@ Check checkRanges(const ResourceShape& resource, const ViewRange& view) {
     return Check::reject(Rule::ViewDimension, "view dimension does not match resource dimension %u",
                          unsigned(resource.dimension));
   if (view.dimension == D3D11_RESOURCE_DIMENSION_BUFFER) return Check::pass();
-  if (view.multisampled != (resource.sampleCount > 1))
-    return Check::reject(Rule::ViewDimension, "%smultisampled view of a %smultisampled resource",
-                         view.multisampled ? "" : "non-", resource.sampleCount > 1 ? "" : "non-");
+  // A multisampled view of a single-sampled texture is valid (Windows creates it: Wine's d3d11
+  // suite lists TEXTURE2DMS and TEXTURE2DMSARRAY views of such textures among the valid SRV,
+  // RTV and DSV descs); the other way round is not.
+  if (!view.multisampled && resource.sampleCount > 1)
+    return Check::reject(Rule::ViewDimension, "single-sampled view of a multisampled resource");
   if (view.cube && !(resource.miscFlags & D3D11_RESOURCE_MISC_TEXTURECUBE))
     return Check::reject(Rule::ViewDimension, "cube view of a resource created without TEXTURECUBE");
   if (view.firstMip >= resource.mipLevels)
@@ -280,8 +282,13 @@ Check validateShaderResourceView(const ResourceShape& resource, const D3D11_SHAD
       range = mips(D3D11_RESOURCE_DIMENSION_TEXTURE2D, desc->TextureCubeArray);
       range.cube = true;
       range.firstSlice = desc->TextureCubeArray.First2DArrayFace;
-      const uint64_t faces = uint64_t(desc->TextureCubeArray.NumCubes) * 6;
-      if (desc->TextureCubeArray.NumCubes == 0 || faces + range.firstSlice > resource.arraySize)
+      // NumCubes -1: every whole cube from the first face on (as Windows reads it: Wine's d3d11
+      // suite, test_create_shader_resource_view).
+      const uint32_t numCubes = desc->TextureCubeArray.NumCubes != UINT32_MAX ? desc->TextureCubeArray.NumCubes
+                              : range.firstSlice < resource.arraySize ? (resource.arraySize - range.firstSlice) / 6
+                                                                       : 0;
+      const uint64_t faces = uint64_t(numCubes) * 6;
+      if (numCubes == 0 || faces + range.firstSlice > resource.arraySize)
         return Check::reject(Rule::ViewCubeRange, "%u cubes from face %u exceed %u slices",
                              desc->TextureCubeArray.NumCubes, range.firstSlice, resource.arraySize);
       range.sliceCount = uint32_t(faces);

@@ -234,6 +234,21 @@ const Texture2DCase kTexture2DCases[] = {
 INSTANTIATE_TEST_SUITE_P(Texture2D, Texture2DDescTest, ::testing::ValuesIn(kTexture2DCases),
                          test::caseName<D3D11_TEXTURE2D_DESC>);
 
+TEST(TextureDesc, CubesNeedSixSlicesButNotWholeCubes) {
+  // Windows creates cube textures of 7, 9 or 10 slices and refuses 1, 3 or 5 (Wine's d3d11
+  // suite, test_create_texture2d).
+  D3D11_TEXTURE2D_DESC desc = validTexture2D();
+  desc.Height = desc.Width;
+  desc.MiscFlags = D3D11_RESOURCE_MISC_TEXTURECUBE;
+  for (UINT slices : {6u, 7u, 9u, 10u, 12u}) {
+    desc.ArraySize = slices;
+    SCOPED_TRACE(slices);
+    EXPECT_PASS(validateTexture2DDesc(desc, false));
+  }
+  desc.ArraySize = 5;
+  EXPECT_REJECT(validateTexture2DDesc(desc, false), TextureCube, Fail);
+}
+
 TEST(TextureDesc, Texture1DRules) {
   D3D11_TEXTURE1D_DESC desc{};
   desc.Width = 1024;

@@ -219,6 +219,25 @@ TEST(InputLayout, ElementRules) {
   EXPECT_REJECT(check([](auto& l) { l[0].SemanticName = ""; }), InputLayoutSemantic, Fail);
   // The shader reads TEXCOORD1: a layout without it cannot feed the shader.
   EXPECT_REJECT(check([](auto& l) { l[1].SemanticIndex = 2; }), InputLayoutSemantic, Fail);
+  // An appended element starts on its alignment: a float after a single byte lands at byte 4.
+  EXPECT_PASS(check([](auto& l) {
+    l[2].Format = DXGI_FORMAT_R8_UNORM;
+    l.push_back({"TEXCOORD", 2, DXGI_FORMAT_R32_FLOAT, 1, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_INSTANCE_DATA, 2});
+  }));
+}
+
+TEST(InputLayout, OnlyTheInputAssemblersSystemValuesNeedNoElement) {
+  // SV_VertexID and SV_InstanceID come from the input assembler; any other system value in
+  // the signature (SV_Position of a pixel shader's) must be fed like a plain input.
+  // (A pixel shader's SV_InstanceID input carries no system value: known by its name.)
+  auto ps = container({{"ISGN", signatureChunk({{"SV_Position", 0, 1}, {"SV_InstanceID", 0, 0}, {"SV_VertexID", 0, 6}})},
+                       {"SHEX", codeChunk(ShaderStage::Pixel)}});
+  std::vector<D3D11_INPUT_ELEMENT_DESC> layout = {
+    {"SV_Position", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
+  };
+  EXPECT_PASS(validateInputLayout(layout.data(), 1, ps.data(), ps.size()));
+  layout[0].SemanticName = "POSITION";
+  EXPECT_REJECT(validateInputLayout(layout.data(), 1, ps.data(), ps.size()), InputLayoutSemantic, Fail);
 }
 
 TEST(InputLayout, CountAndBytecode) {
@@ -226,8 +245,14 @@ TEST(InputLayout, CountAndBytecode) {
   std::vector<D3D11_INPUT_ELEMENT_DESC> many(33, validLayout()[0]);
   EXPECT_REJECT(validateInputLayout(many.data(), 33, vs.data(), vs.size()), InputLayoutCount, Fail);
   auto layout = validLayout();
-  auto ps = container({{"SHEX", codeChunk(ShaderStage::Pixel)}});
-  EXPECT_REJECT(validateInputLayout(layout.data(), 3, ps.data(), ps.size()), ShaderStageMismatch, Fail);
+  // Any stage's bytecode gives the signature (Windows reads only that): a compute shader's
+  // has nothing to feed, a pixel shader's is matched like a vertex shader's.
+  auto cs = container({{"SHEX", codeChunk(ShaderStage::Compute)}});
+  EXPECT_PASS(validateInputLayout(layout.data(), 3, cs.data(), cs.size()));
+  auto ps = container({{"ISGN", signatureChunk({{"TEXCOORD", 1, 0}})}, {"SHEX", codeChunk(ShaderStage::Pixel)}});
+  EXPECT_PASS(validateInputLayout(layout.data(), 3, ps.data(), ps.size()));
+  auto psOther = container({{"ISGN", signatureChunk({{"NORMAL", 0, 0}})}, {"SHEX", codeChunk(ShaderStage::Pixel)}});
+  EXPECT_REJECT(validateInputLayout(layout.data(), 3, psOther.data(), psOther.size()), InputLayoutSemantic, Fail);
   EXPECT_REJECT(validateInputLayout(layout.data(), 3, vs.data(), vs.size() - 1), ShaderContainerSize, Fail);
   // A signed container whose signature names point outside their chunk.
   auto signature = signatureChunk({{"POSITION", 0, 0}});

@@ -85,8 +85,9 @@ TEST(ShaderResourceView, DimensionMustMatchResource) {
   desc.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE3D;
   desc.Texture3D = {0, 1};
   EXPECT_REJECT(validateShaderResourceView(tex, &desc), ViewDimension, Fail);
+  // A multisampled view of a single-sampled texture is valid (as on Windows).
   desc.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2DMS;
-  EXPECT_REJECT(validateShaderResourceView(tex, &desc), ViewDimension, Fail);
+  EXPECT_PASS(validateShaderResourceView(tex, &desc));
   desc.ViewDimension = D3D11_SRV_DIMENSION_TEXTURECUBE;
   desc.TextureCube = {0, 1};
   EXPECT_REJECT(validateShaderResourceView(tex, &desc), ViewDimension, Fail);
@@ -112,6 +113,14 @@ TEST(ShaderResourceView, CubeRanges) {
   desc.TextureCubeArray = {0, 1, 7, 1};
   EXPECT_REJECT(validateShaderResourceView(cube, &desc), ViewCubeRange, Fail);
   desc.TextureCubeArray = {0, 1, 0, 3};
+  EXPECT_REJECT(validateShaderResourceView(cube, &desc), ViewCubeRange, Fail);
+  // NumCubes -1: the whole cubes from the first face on (two from face 0, one from face 6,
+  // none from face 7).
+  desc.TextureCubeArray = {0, 1, 0, UINT32_MAX};
+  EXPECT_PASS(validateShaderResourceView(cube, &desc));
+  desc.TextureCubeArray = {0, 1, 6, UINT32_MAX};
+  EXPECT_PASS(validateShaderResourceView(cube, &desc));
+  desc.TextureCubeArray = {0, 1, 7, UINT32_MAX};
   EXPECT_REJECT(validateShaderResourceView(cube, &desc), ViewCubeRange, Fail);
 }
 

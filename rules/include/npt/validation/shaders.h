@@ -36,8 +36,9 @@ Check validateShaderBytecode(const void* bytecode, size_t length, ShaderStage st
 // geometry shader).
 Check validateStreamOutputShaderBytecode(const void* bytecode, size_t length);
 
-// CreateInputLayout. bytecode is the vertex shader whose input signature the layout must
-// match; it is validated with validateShaderBytecode first.
+// CreateInputLayout. bytecode is the shader whose input signature the layout must match
+// (a vertex shader's, normally; Windows takes any stage's); it is validated with
+// validateShaderBytecode first.
 Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const void* bytecode,
                           size_t length);
 
