@@ -2,6 +2,7 @@
 #include "hello_checks.h"
 #include "protocol_identity.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -66,7 +67,19 @@ void DeviceHost::write_header() {
   store_release(h->transport_version, kVersion);
   store_release(h->server_instance, m_instance);
   store_release(h->state, uint32_t(kDeviceServing));
+  store_release(h->doorbell_peer, m_doorbell_peer);
+  store_release(h->doorbell_rings, m_doorbell_rings);
   beat();
+}
+
+void DeviceHost::doorbell_rang(uint64_t rings) {
+  m_doorbell_rings += rings;
+  store_release(reinterpret_cast<DeviceHeader*>(m_base)->doorbell_rings, m_doorbell_rings);
+  // The doorbell does not say whose: every active worker looks at its own counter (the
+  // offsets are the host's own copies, never read back from the device).
+  for (const Slot& s : m_slots)
+    if (s.phase == Phase::Active)
+      address_wake_all(reinterpret_cast<uint32_t*>(m_base + s.context_offset + offsetof(ControlBlock, doorbell)));
 }
 
 void DeviceHost::beat() {

@@ -46,6 +46,11 @@ public:
   void stop_all();
 
   uint32_t active_contexts() const;
+  // ivshmem-doorbell: guests ring peer_id (the header says so from now on).
+  void take_doorbell(uint32_t peer_id) { m_doorbell_peer = peer_id + 1; }
+  // A doorbell rang (rings: how many since the last call): wakes every active context's
+  // worker from its pause, as the guest's futex wake would on one machine.
+  void doorbell_rang(uint64_t rings);
   // The device's slots: one per context the server allows, at most kMaxSlots.
   static uint32_t slot_count_for(const ServerConfig& config) {
     return config.max_contexts == 0 ? 1
@@ -75,6 +80,8 @@ protected:
   uint8_t* m_chunk_owners = nullptr;
   DeviceChunks m_chunks;
   uint64_t m_instance = 0;      // DeviceHeader::server_instance
+  uint32_t m_doorbell_peer = 0; // DeviceHeader::doorbell_peer
+  uint64_t m_doorbell_rings = 0;
 
 private:
   enum class Phase { Free, Claimed, Refused, Active, Ending };

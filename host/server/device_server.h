@@ -7,6 +7,12 @@
 #include "device_host.h"
 #include "server_config.h"
 
+#if !defined(_WIN32)
+#include <memory>
+
+#include "ivshmem_server_linux.h"
+#endif
+
 // neptune-server --vm-shm PATH --size N: serves a shared-memory device (device_host.h).
 // Natively each context's worker is forked; in neptune-server.exe (also under Wine, where
 // PATH is reached through Z:) it is `neptune-server.exe --worker --device ...`.
@@ -43,6 +49,9 @@ private:
 
   std::vector<Worker> m_workers;
   int m_signal_fd = -1;
+#if !defined(_WIN32)
+  std::unique_ptr<IvshmemServer> m_ivshmem;   // --ivshmem-socket
+#endif
   void* m_file = nullptr;           // Windows: the backing file
   void* m_section = nullptr;        // Windows: its section (inherited by workers)
   void* m_chunk_section = nullptr;  // Windows: the chunk owners (inherited by workers)

@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <vector>
+
 #include "neptune/transport/wait.h"
 
 namespace npt::server {
@@ -83,6 +85,17 @@ bool DeviceServer::start() {
     return false;
   }
   void* base = ::mmap(nullptr, size_t(m_size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (!m_config.ivshmem_socket.empty()) {
+    // QEMU's ivshmem-doorbell takes the memory from the server: this same file.
+    std::string error;
+    m_ivshmem = std::make_unique<IvshmemServer>();
+    if (!m_ivshmem->listen(m_config.ivshmem_socket, fd, &error)) {
+      std::fprintf(stderr, "neptune-server: --ivshmem-socket: %s\n", error.c_str());
+      ::close(fd);
+      return false;
+    }
+    take_doorbell(uint32_t(IvshmemServer::kServerPeerId));
+  }
   ::close(fd);
   void* owners = ::mmap(nullptr, size_t(DeviceChunks::table_bytes(m_size)), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -108,17 +121,27 @@ bool DeviceServer::start() {
 }
 
 int DeviceServer::run() {
+  uint64_t next_tick = now_ns();
   for (;;) {
-    pollfd fd = { m_signal_fd, POLLIN, 0 };
-    int r = ::poll(&fd, 1, int(device::kHostHeartbeatMs));
+    std::vector<pollfd> fds = { { m_signal_fd, POLLIN, 0 } };
+    if (m_ivshmem)
+      for (int fd : m_ivshmem->poll_fds())
+        fds.push_back({ fd, POLLIN, 0 });
+    const uint64_t now = now_ns();
+    const int wait_ms = next_tick > now ? int((next_tick - now + 999999) / 1000000) : 0;
+    int r = ::poll(fds.data(), nfds_t(fds.size()), wait_ms);
     if (r < 0 && errno != EINTR)
       return 1;
     bool stop = false;
-    if (fd.revents & POLLIN) {
+    if (fds[0].revents & POLLIN) {
       signalfd_siginfo info;
       while (::read(m_signal_fd, &info, sizeof(info)) == ssize_t(sizeof(info)))
         stop |= info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT;
     }
+    for (size_t i = 1; i < fds.size(); i++)
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+        if (const uint64_t rings = m_ivshmem->handle(fds[i].fd))
+          doorbell_rang(rings);
     // Reaped here; the slots see it in tick().
     int status;
     pid_t pid;
@@ -134,7 +157,11 @@ int DeviceServer::run() {
     }
     if (stop)
       return 0;
-    tick();
+    // A doorbell wakes the loop often; the slots are looked at once a heartbeat period.
+    if (now_ns() >= next_tick) {
+      tick();
+      next_tick = now_ns() + uint64_t(device::kHostHeartbeatMs) * 1000000;
+    }
   }
 }
 

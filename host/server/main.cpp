@@ -29,6 +29,9 @@ static void usage() {
     "  --size BYTES           the device's size (512M, 1G, ...; a multiple of 64 KiB)\n"
     "  --lease-ms N           a device slot whose guest renews no lease for N ms loses its\n"
     "                         context (default 1000)\n"
+    "  --ivshmem-socket PATH  speak QEMU's ivshmem server protocol on PATH for\n"
+    "                         -device ivshmem-doorbell (guests ring instead of being polled;\n"
+    "                         native server only)\n"
     "  --no-tcp               no loopback TCP listener for PE guests\n"
     "  --dispatch executor|null|diag\n"
     "                         executor (default): decode, validate, run on the D3D11 backend\n"
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
       if (!config.device_size) { usage(); return 2; }
     }
     else if (a == "--lease-ms") config.lease_ms = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--ivshmem-socket") config.ivshmem_socket = value();
     else if (a == "--no-tcp") config.tcp = false;
     else if (a == "--dispatch") {
       std::string d = value();
@@ -129,6 +133,17 @@ int main(int argc, char** argv) {
     usage();
     return 2;
   }
+  if (!config.ivshmem_socket.empty() && config.device_path.empty()) {
+    std::fprintf(stderr, "neptune-server: --ivshmem-socket serves a device: it needs --vm-shm\n");
+    return 2;
+  }
+#if defined(_WIN32)
+  if (!config.ivshmem_socket.empty()) {
+    std::fprintf(stderr, "neptune-server: --ivshmem-socket needs the native Linux server (file descriptors "
+                         "travel over a UNIX socket to QEMU)\n");
+    return 2;
+  }
+#endif
   // Executors name the cross-context sharing registry after the server instance; every
   // worker inherits this (the parent's pid) with the rest of the environment.
   char instance[32];

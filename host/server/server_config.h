@@ -27,6 +27,9 @@ struct ServerConfig {
   std::string device_path;
   uint64_t device_size = 0;
   uint32_t lease_ms = 1000;
+  // ivshmem-doorbell (native server only): QEMU's ivshmem server protocol on this UNIX
+  // socket (ivshmem_server_linux.h); empty: ivshmem-plain, the host polls.
+  std::string ivshmem_socket;
 };
 
 }

@@ -5,6 +5,9 @@ import mmap
 import struct
 
 DEVICE_MAGIC = 0x4454504E  # "NPTD"
+# DeviceHeader: state on its own line (offset 64), then the doorbell's peer and the heartbeat.
+HEADER_DOORBELL_PEER = 68
+HEADER_DOORBELL_RINGS = 80
 SLOT_FREE = 0
 SLOT_ACTIVE = 2
 # DeviceSlot: line 0 guest-written, line 1 (offset 64) host-written.
@@ -37,6 +40,8 @@ class DeviceView:
             "slot_count": self._u32(16),
             "slot_stride": self._u32(20),
             "slots_offset": self._u64(24),
+            "doorbell_peer": self._u32(HEADER_DOORBELL_PEER),
+            "doorbell_rings": self._u64(HEADER_DOORBELL_RINGS),
         }
 
     def slots(self):

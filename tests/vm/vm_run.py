@@ -73,18 +73,23 @@ class VirtualMachine:
     with the shared-memory file in between (the VM runs concurrently).
     """
 
-    def __init__(self, command, *, shm=None, shm_size=None, env=None, cwd=None, results_dir=None,
-                 timeout_s=240, memory_mb=512, cpus=1, log=None):
+    def __init__(self, command, *, shm=None, shm_size=None, doorbell_socket=None, env=None, cwd=None,
+                 results_dir=None, timeout_s=240, memory_mb=512, cpus=1, log=None):
         if not command:
             raise ValueError("no command")
         if (shm is None) != (shm_size is None):
             raise ValueError("--shm and --size go together")
+        if doorbell_socket and shm:
+            raise ValueError("an ivshmem-doorbell device takes its memory from the server's socket, not --shm")
         if shm_size is not None and (shm_size <= 0 or shm_size & (shm_size - 1)):
             # QEMU aborts on a BAR whose size is not a power of two.
             raise ValueError(f"the shared-memory size {shm_size} is not a power of two")
         self.command = list(command)
         self.shm = Path(shm).resolve() if shm else None
         self.shm_size = shm_size
+        # ivshmem-doorbell: memory and doorbell from an ivshmem server on this UNIX socket
+        # (neptune-server --ivshmem-socket), which must listen before the VM starts.
+        self.doorbell_socket = Path(doorbell_socket).resolve() if doorbell_socket else None
         self.env = dict(env or {})
         self.cwd = Path(cwd or os.getcwd()).resolve()
         self.timeout_s = timeout_s
@@ -138,6 +143,11 @@ class VirtualMachine:
             command += [
                 "-object", f"memory-backend-file,id=hostmem,share=on,mem-path={self.shm},size={self.shm_size}",
                 "-device", "ivshmem-plain,memdev=hostmem",
+            ]
+        if self.doorbell_socket:
+            command += [
+                "-chardev", f"socket,path={self.doorbell_socket},id=ivshmem",
+                "-device", "ivshmem-doorbell,chardev=ivshmem,vectors=1",
             ]
         return command
 

@@ -148,6 +148,36 @@ DeviceMemory::~DeviceMemory() {
 DeviceMemory::~DeviceMemory() = default;
 #endif
 
+#if defined(_WIN32)
+// A Linux path as Wine's Z: drive shows it.
+std::string windows_path(std::string path) {
+  if (!path.empty() && path[0] == '/') {
+    path = "Z:" + path;
+    for (char& c : path)
+      if (c == '/')
+        c = '\\';
+  }
+  return path;
+}
+#endif
+
+// A file of the device (BAR2's memory, BAR0's registers) mapped whole: path in this
+// platform's form, linux_path the same for the system calls of a PE process under Wine.
+DeviceMemory map_device_file(const std::string& path, const std::string& linux_path) {
+#if defined(_WIN32) && defined(__x86_64__)
+  // NPT_IVSHMEM_LINUX_MMAP=1 (tests) goes straight to the system calls.
+  DeviceMemory mapping;
+  if (env_int("NPT_IVSHMEM_LINUX_MMAP", 0, 1) != 1)
+    mapping = DeviceMemory(SharedMapping::map_file(path.c_str()));
+  if (!mapping.valid())
+    mapping = map_with_linux_syscalls(linux_path);
+  return mapping;
+#else
+  (void)linux_path;
+  return DeviceMemory(SharedMapping::map_file(path.c_str()));
+#endif
+}
+
 // The device as this guest holds it: the whole mapping, its slot, the lease thread.
 class DeviceSession {
 public:
@@ -220,12 +250,28 @@ private:
   std::thread m_lease;
 };
 
+// ivshmem's BAR0 register (docs/specs/ivshmem-spec.rst in QEMU): a write asks the device
+// to signal vector (bits 0..15) of peer (bits 16..31).
+constexpr uint64_t kDoorbellRegister = 12;
+
 class DeviceChannel final : public GuestChannel {
 public:
-  explicit DeviceChannel(std::unique_ptr<DeviceSession> session) : m_session(std::move(session)) {}
+  // registers: BAR0, where the device is an ivshmem-doorbell and this process could map it.
+  DeviceChannel(std::unique_ptr<DeviceSession> session, DeviceMemory registers)
+  : m_session(std::move(session)), m_registers(std::move(registers)) {
+    const uint32_t peer = load_acquire(m_session->header()->doorbell_peer);
+    if (m_registers.size() >= kDoorbellRegister + 4 && peer && peer - 1 <= 0xFFFF)
+      m_doorbell = reinterpret_cast<volatile uint32_t*>(m_registers.data() + kDoorbellRegister);
+    m_doorbell_value = (peer - 1) << 16;   // vector 0
+  }
 
-  // The host polls the doorbell counter the connection already incremented.
-  void doorbell(uint32_t*) override {}
+  // The connection incremented the doorbell counter and found the host idle: an
+  // ivshmem-doorbell device wakes it (one MMIO write, a VM exit); otherwise the host polls.
+  void doorbell(uint32_t*) override {
+    if (m_doorbell)
+      *m_doorbell = m_doorbell_value;
+  }
+  bool rings() const { return m_doorbell != nullptr; }
 
   bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
     const uint64_t end = now_ns() + uint64_t(timeout_us) * 1000;
@@ -265,7 +311,29 @@ public:
 
 private:
   std::unique_ptr<DeviceSession> m_session;
+  DeviceMemory m_registers;
+  volatile uint32_t* m_doorbell = nullptr;
+  uint32_t m_doorbell_value = 0;
 };
+
+// Where BAR0 is: NPT_IVSHMEM_REGISTERS when set (tests: a file standing in for it), else
+// the resource0 beside a PCI device's resource2; empty when neither applies.
+std::string registers_path(const std::string& device_path) {
+  char value[512] = {};
+#if defined(_WIN32)
+  if (!GetEnvironmentVariableA("NPT_IVSHMEM_REGISTERS", value, sizeof(value)))
+    value[0] = 0;
+#else
+  if (const char* env = std::getenv("NPT_IVSHMEM_REGISTERS"))
+    std::snprintf(value, sizeof(value), "%s", env);
+#endif
+  if (value[0])
+    return value;
+  const std::string bar2 = "resource2";
+  if (device_path.size() > bar2.size() && device_path.compare(device_path.size() - bar2.size(), bar2.size(), bar2) == 0)
+    return device_path.substr(0, device_path.size() - 1) + "0";
+  return {};
+}
 
 }
 
@@ -357,23 +425,11 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
   std::string path = device ? device : "";
 #if defined(_WIN32)
   const std::string linux_path = path;
-  if (!path.empty() && path[0] == '/') {
-    path = "Z:" + path;
-    for (char& c : path)
-      if (c == '/')
-        c = '\\';
-  }
-#endif
-#if defined(_WIN32) && defined(__x86_64__)
-  // NPT_IVSHMEM_LINUX_MMAP=1 (tests) goes straight to the system calls.
-  DeviceMemory mapping;
-  if (env_int("NPT_IVSHMEM_LINUX_MMAP", 0, 1) != 1)
-    mapping = DeviceMemory(SharedMapping::map_file(path.c_str()));
-  if (!mapping.valid())
-    mapping = map_with_linux_syscalls(linux_path);
+  path = windows_path(path);
 #else
-  DeviceMemory mapping(SharedMapping::map_file(path.c_str()));
+  const std::string linux_path = path;
 #endif
+  DeviceMemory mapping = map_device_file(path, linux_path);
   if (!mapping.valid())
     return fail(kDeviceRemoved, "cannot map the shared-memory device " + path);
   const uint64_t size = mapping.size();
@@ -450,12 +506,23 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
     return fail(kDeviceRemoved, "the server placed the context outside the device");
 
   uint8_t* base = session->base() + offset;
+  // BAR0 only where the host takes a doorbell; a guest that cannot map it is polled.
+  DeviceMemory registers;
+  if (load_acquire(session->header()->doorbell_peer)) {
+    const std::string bar0 = registers_path(linux_path);
+#if defined(_WIN32)
+    registers = bar0.empty() ? DeviceMemory() : map_device_file(windows_path(bar0), bar0);
+#else
+    registers = bar0.empty() ? DeviceMemory() : map_device_file(bar0, bar0);
+#endif
+  }
+  auto channel = std::make_unique<DeviceChannel>(std::move(session), std::move(registers));
+  const bool rings = channel->rings();
   std::unique_ptr<GuestConnection> c;
-  Status s = attach(base, size_t(context_size), std::make_unique<DeviceChannel>(std::move(session)), &c,
-                    (welcome.flags & kWelcomeBulkRegions) != 0);
+  Status s = attach(base, size_t(context_size), std::move(channel), &c, (welcome.flags & kWelcomeBulkRegions) != 0);
   if (s != kOk)
     return fail(kDeviceRemoved, "server laid out the memory inconsistently");
-  c->m_wake_mode = "poll";
+  c->m_wake_mode = rings ? "doorbell" : "poll";
   c->m_shared_name = path;
   *out = std::move(c);
   return kOk;

@@ -52,8 +52,12 @@ struct DeviceHeader {
   uint32_t host_pid;             // informational
   uint64_t server_instance;      // different at every server start: a guest of an earlier one is gone
   alignas(kCacheLine) uint32_t state;   // DeviceState
-  uint32_t reserved;
+  // ivshmem-doorbell: 0 when the host takes no doorbell (ivshmem-plain: it polls); else
+  // 1 + the peer ID a guest process writes into BAR0's Doorbell register (vector 0) when it
+  // finds its context's worker idle, which wakes the worker at once.
+  uint32_t doorbell_peer;
   uint64_t heartbeat;            // bumped every kHostHeartbeatMs while serving
+  uint64_t doorbell_rings;       // informational: doorbells the host received
 };
 static_assert(sizeof(DeviceHeader) <= kPageSize);
 
