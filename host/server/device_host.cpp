@@ -65,6 +65,7 @@ void DeviceHost::write_header() {
   store_release(h->slots_offset, kSlotsOffset);
   store_release(h->data_offset, data_offset(slot_count()));
   store_release(h->transport_version, kVersion);
+  store_release(h->host_pid, m_host_pid);
   store_release(h->server_instance, m_instance);
   store_release(h->state, uint32_t(kDeviceServing));
   store_release(h->doorbell_peer, m_doorbell_peer);

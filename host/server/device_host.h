@@ -80,6 +80,7 @@ protected:
   uint8_t* m_chunk_owners = nullptr;
   DeviceChunks m_chunks;
   uint64_t m_instance = 0;      // DeviceHeader::server_instance
+  uint32_t m_host_pid = 0;      // DeviceHeader::host_pid (informational)
   uint32_t m_doorbell_peer = 0; // DeviceHeader::doorbell_peer
   uint64_t m_doorbell_rings = 0;
 

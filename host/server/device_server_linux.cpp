@@ -106,6 +106,7 @@ bool DeviceServer::start() {
   m_base = static_cast<uint8_t*>(base);
   m_chunk_owners = static_cast<uint8_t*>(owners);
   m_instance = (uint64_t(::getpid()) << 32) ^ now_ns();
+  m_host_pid = uint32_t(::getpid());
   lay_out();
   m_workers.assign(device::kMaxSlots, Worker());
 

@@ -107,6 +107,7 @@ bool DeviceServer::start() {
   m_base = static_cast<uint8_t*>(base);
   m_chunk_owners = static_cast<uint8_t*>(owners);
   m_instance = (uint64_t(GetCurrentProcessId()) << 32) ^ now_ns();
+  m_host_pid = uint32_t(GetCurrentProcessId());
   lay_out();
   m_workers.assign(device::kMaxSlots, Worker());
   HANDLE job = CreateJobObjectA(nullptr, nullptr);

@@ -24,6 +24,7 @@
 
 #include "neptune/transport/device_layout.h"
 #include "neptune/transport/handshake.h"
+#include "neptune/transport/ivshmem_driver.h"
 #include "neptune/transport/wait.h"
 
 namespace npt::transport {
@@ -82,29 +83,49 @@ uint32_t random_nonce() {
   return nonce ? nonce : 1;
 }
 
-// The device's memory as this process maps it: a file mapping, or (a PE process under Wine
-// whose file mapping failed) the Linux mmap system call issued directly.
+// The device's memory as this process maps it: a file mapping, (a PE process under Wine
+// whose file mapping failed) the Linux mmap system call issued directly, or (a Windows
+// guest) the virtio-win IVSHMEM driver's mapping, which also rings doorbells.
 class DeviceMemory {
 public:
   DeviceMemory() = default;
   explicit DeviceMemory(SharedMapping mapping) : m_mapping(std::move(mapping)) {}
   DeviceMemory(uint8_t* raw, uint64_t size) : m_raw(raw), m_raw_size(size) {}
+#if defined(_WIN32)
+  explicit DeviceMemory(std::unique_ptr<ivshmem::DriverMapping> driver) : m_driver(std::move(driver)) {}
+#endif
   DeviceMemory(DeviceMemory&& other) noexcept { *this = std::move(other); }
   DeviceMemory& operator=(DeviceMemory&& other) noexcept {
     std::swap(m_mapping, other.m_mapping);
     std::swap(m_raw, other.m_raw);
     std::swap(m_raw_size, other.m_raw_size);
+#if defined(_WIN32)
+    std::swap(m_driver, other.m_driver);
+#endif
     return *this;
   }
   ~DeviceMemory();
+#if defined(_WIN32)
+  uint8_t* data() const { return m_driver ? m_driver->data() : m_raw ? m_raw : m_mapping.data(); }
+  uint64_t size() const { return m_driver ? m_driver->size() : m_raw ? m_raw_size : m_mapping.size(); }
+  // The driver's doorbell (false where this memory did not come from the driver).
+  bool ring(uint16_t peer) const { return m_driver && m_driver->ring(peer, 0); }
+  bool rings() const { return m_driver != nullptr; }
+#else
   uint8_t* data() const { return m_raw ? m_raw : m_mapping.data(); }
   uint64_t size() const { return m_raw ? m_raw_size : m_mapping.size(); }
+  bool ring(uint16_t) const { return false; }
+  bool rings() const { return false; }
+#endif
   bool valid() const { return data() != nullptr; }
 
 private:
   SharedMapping m_mapping;
   uint8_t* m_raw = nullptr;
   uint64_t m_raw_size = 0;
+#if defined(_WIN32)
+  std::unique_ptr<ivshmem::DriverMapping> m_driver;
+#endif
 };
 
 #if defined(_WIN32) && defined(__x86_64__)
@@ -204,6 +225,7 @@ public:
 
   uint8_t* base() const { return m_mapping.data(); }
   uint64_t size() const { return m_mapping.size(); }
+  const DeviceMemory& memory() const { return m_mapping; }
   DeviceSlot* slot() const { return m_slot; }
   const DeviceHeader* header() const { return m_header; }
 
@@ -250,6 +272,9 @@ private:
   std::thread m_lease;
 };
 
+// The device address (NPT_IVSHMEM_DEVICE) of the virtio-win IVSHMEM driver's device.
+constexpr const char* kDriverAddress = "driver";
+
 // ivshmem's BAR0 register (docs/specs/ivshmem-spec.rst in QEMU): a write asks the device
 // to signal vector (bits 0..15) of peer (bits 16..31).
 constexpr uint64_t kDoorbellRegister = 12;
@@ -260,18 +285,24 @@ public:
   DeviceChannel(std::unique_ptr<DeviceSession> session, DeviceMemory registers)
   : m_session(std::move(session)), m_registers(std::move(registers)) {
     const uint32_t peer = load_acquire(m_session->header()->doorbell_peer);
-    if (m_registers.size() >= kDoorbellRegister + 4 && peer && peer - 1 <= 0xFFFF)
+    if (!peer || peer - 1 > 0xFFFF)
+      return;
+    m_peer = uint16_t(peer - 1);
+    if (m_registers.size() >= kDoorbellRegister + 4)
       m_doorbell = reinterpret_cast<volatile uint32_t*>(m_registers.data() + kDoorbellRegister);
-    m_doorbell_value = (peer - 1) << 16;   // vector 0
+    m_driver_rings = m_session->memory().rings();
   }
 
   // The connection incremented the doorbell counter and found the host idle: an
-  // ivshmem-doorbell device wakes it (one MMIO write, a VM exit); otherwise the host polls.
+  // ivshmem-doorbell device wakes it (one MMIO write, a VM exit; or the Windows driver's
+  // ioctl, which writes the same register); otherwise the host polls.
   void doorbell(uint32_t*) override {
     if (m_doorbell)
-      *m_doorbell = m_doorbell_value;
+      *m_doorbell = uint32_t(m_peer) << 16;   // vector 0
+    else if (m_driver_rings)
+      m_session->memory().ring(m_peer);
   }
-  bool rings() const { return m_doorbell != nullptr; }
+  bool rings() const { return m_doorbell != nullptr || m_driver_rings; }
 
   bool block(const uint32_t* word, uint32_t expected, uint32_t timeout_us) override {
     const uint64_t end = now_ns() + uint64_t(timeout_us) * 1000;
@@ -313,7 +344,8 @@ private:
   std::unique_ptr<DeviceSession> m_session;
   DeviceMemory m_registers;
   volatile uint32_t* m_doorbell = nullptr;
-  uint32_t m_doorbell_value = 0;
+  uint16_t m_peer = 0;
+  bool m_driver_rings = false;
 };
 
 // Where BAR0 is: NPT_IVSHMEM_REGISTERS when set (tests: a file standing in for it), else
@@ -339,13 +371,23 @@ std::string registers_path(const std::string& device_path) {
 
 #if defined(_WIN32)
 
+namespace {
+
+// No Linux sysfs (a Windows guest, not Wine): the virtio-win driver's device, if any.
+std::string find_driver_device() {
+  std::string error;
+  return ivshmem::open_driver_port(&error) ? std::string(kDriverAddress) : std::string();
+}
+
+}
+
 std::string GuestConnection::find_ivshmem_device() {
   // Wine's Z: drive shows the Linux guest's sysfs.
   const std::string root = "Z:\\sys\\bus\\pci\\devices\\";
   WIN32_FIND_DATAA found;
   HANDLE search = FindFirstFileA((root + "*").c_str(), &found);
   if (search == INVALID_HANDLE_VALUE)
-    return {};
+    return find_driver_device();
   std::string result;
   do {
     if (found.cFileName[0] == '.')
@@ -373,6 +415,7 @@ std::string GuestConnection::find_ivshmem_device() {
   FindClose(search);
   return result;
 }
+
 
 #else
 
@@ -429,7 +472,21 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
 #else
   const std::string linux_path = path;
 #endif
+#if defined(_WIN32)
+  // A Windows guest: the virtio-win IVSHMEM driver maps the device (ivshmem_driver.h).
+  DeviceMemory mapping;
+  if (path == kDriverAddress) {
+    std::string driver_error;
+    auto driver = ivshmem::DriverMapping::map(&driver_error);
+    if (!driver)
+      return fail(kDeviceRemoved, "the IVSHMEM driver: " + driver_error);
+    mapping = DeviceMemory(std::move(driver));
+  } else {
+    mapping = map_device_file(path, linux_path);
+  }
+#else
   DeviceMemory mapping = map_device_file(path, linux_path);
+#endif
   if (!mapping.valid())
     return fail(kDeviceRemoved, "cannot map the shared-memory device " + path);
   const uint64_t size = mapping.size();

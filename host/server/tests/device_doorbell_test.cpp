@@ -189,6 +189,7 @@ TEST(DeviceDoorbell, WithoutTheSocketTheHeaderOffersNoDoorbell) {
   DeviceServerProcess server(ServerKind::Native, 32ull << 20);
   ASSERT_TRUE(server.serving());
   EXPECT_EQ(load_acquire(server.header()->doorbell_peer), 0u);
+  EXPECT_EQ(load_acquire(server.header()->host_pid), uint32_t(server.pid())) << "informational, but true";
   std::unique_ptr<GuestConnection> guest;
   ASSERT_EQ(server.connect(&guest), kOk);
   EXPECT_STREQ(guest->wake_mode(), "poll");
