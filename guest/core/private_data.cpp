@@ -33,14 +33,15 @@ HRESULT PrivateDataStore::get(REFGUID guid, UINT* size, void* data) {
     return DXGI_ERROR_NOT_FOUND;
   }
   UINT capacity = *size;
-  UINT stored = e->object ? UINT(sizeof(IUnknown*)) : UINT(e->bytes.size());
+  UINT stored = e->isInterface ? UINT(sizeof(IUnknown*)) : UINT(e->bytes.size());
   *size = stored;
   if (!data)
     return S_OK;
   if (capacity < stored)
     return DXGI_ERROR_MORE_DATA;
-  if (e->object) {
-    e->object->AddRef();
+  if (e->isInterface) {
+    if (e->object)
+      e->object->AddRef();
     std::memcpy(data, &e->object, sizeof(IUnknown*));
   } else if (stored) {
     std::memcpy(data, e->bytes.data(), stored);
@@ -67,15 +68,15 @@ HRESULT PrivateDataStore::set(REFGUID guid, UINT size, const void* data) {
 }
 
 HRESULT PrivateDataStore::setInterface(REFGUID guid, const IUnknown* object) {
-  if (!object)
-    return set(guid, sizeof(object), nullptr);
   IUnknown* held = const_cast<IUnknown*>(object);
-  held->AddRef();
+  if (held)
+    held->AddRef();
   std::lock_guard<std::mutex> lock(m_mutex);
   if (Entry* e = find(guid))
     erase(e);
   Entry entry;
   entry.guid = guid;
+  entry.isInterface = true;
   entry.object = held;
   m_entries.push_back(std::move(entry));
   return S_OK;

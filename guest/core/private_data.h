@@ -20,13 +20,16 @@ public:
   HRESULT get(REFGUID guid, UINT* size, void* data);
   // data NULL removes the entry (S_FALSE when there was none).
   HRESULT set(REFGUID guid, UINT size, const void* data);
-  // object NULL removes the entry; otherwise the store holds a reference.
+  // The store holds a reference on object. A NULL object is an entry too, as on Windows:
+  // GetPrivateData then answers a null pointer of sizeof(IUnknown*) bytes (Wine's d3d11
+  // suite, test_private_data).
   HRESULT setInterface(REFGUID guid, const IUnknown* object);
 
 private:
   struct Entry {
     GUID guid;
     std::vector<uint8_t> bytes;
+    bool isInterface = false;     // the entry is an interface pointer (object, perhaps null)
     IUnknown* object = nullptr;   // owned reference when the entry holds an interface
   };
   Entry* find(REFGUID guid);

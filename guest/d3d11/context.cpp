@@ -677,7 +677,9 @@ HRESULT STDMETHODCALLTYPE Context::GetData(ID3D11Asynchronous* async, void* data
   if (m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
     return DXGI_ERROR_INVALID_CALL;
   Query* query = queryOf(async);
-  if (size && size != query->GetDataSize())
+  // A size without a buffer is refused as a wrong size is; no buffer and no size polls
+  // (Wine's d3d11 suite, test_occlusion_query).
+  if (size && (size != query->GetDataSize() || !data))
     return E_INVALIDARG;
   if (flags & ~UINT(D3D11_ASYNC_GETDATA_DONOTFLUSH))
     return E_INVALIDARG;
@@ -794,29 +796,39 @@ bool Context::noOverwriteAllowed(const ResourceInfo& info) const {
 
 HRESULT STDMETHODCALLTYPE Context::Map(ID3D11Resource* resource, UINT subresource, D3D11_MAP type, UINT flags,
                                        D3D11_MAPPED_SUBRESOURCE* mapped) {
-  ResourceState* state = resourceState(resource);
-  if (!state || !mapped)
+  if (!mapped)
     return E_INVALIDARG;
+  // A refused Map leaves no pointer behind and the pitches as they were (as on Windows:
+  // Wine's d3d11 suite, test_resource_map).
+  auto refuse = [&] {
+    mapped->pData = nullptr;
+    return E_INVALIDARG;
+  };
+  ResourceState* state = resourceState(resource);
+  if (!state)
+    return refuse();
   const ResourceInfo& info = state->info();
   if (subresource >= info.subresourceCount() || (flags & ~UINT(D3D11_MAP_FLAG_DO_NOT_WAIT)))
-    return E_INVALIDARG;
+    return refuse();
   if (type < D3D11_MAP_READ || type > D3D11_MAP_WRITE_NO_OVERWRITE)
-    return E_INVALIDARG;
+    return refuse();
   bool reads = type == D3D11_MAP_READ || type == D3D11_MAP_READ_WRITE;
   if ((reads && !(info.cpuAccessFlags & D3D11_CPU_ACCESS_READ)) || (type != D3D11_MAP_READ && !(info.cpuAccessFlags & D3D11_CPU_ACCESS_WRITE)))
-    return E_INVALIDARG;
-  std::memset(mapped, 0, sizeof(*mapped));
+    return refuse();
   switch (info.usage) {
     case D3D11_USAGE_DYNAMIC:
-      if (type == D3D11_MAP_WRITE_DISCARD || (type == D3D11_MAP_WRITE_NO_OVERWRITE && noOverwriteAllowed(info)))
+      if (type == D3D11_MAP_WRITE_DISCARD || (type == D3D11_MAP_WRITE_NO_OVERWRITE && noOverwriteAllowed(info))) {
+        std::memset(mapped, 0, sizeof(*mapped));
         return mapGuestStaged(*state, subresource, type, mapped);
-      return E_INVALIDARG;
+      }
+      return refuse();
     case D3D11_USAGE_STAGING:
       if (type == D3D11_MAP_WRITE_DISCARD || type == D3D11_MAP_WRITE_NO_OVERWRITE || m_type == D3D11_DEVICE_CONTEXT_DEFERRED)
-        return E_INVALIDARG;
+        return refuse();
+      std::memset(mapped, 0, sizeof(*mapped));
       return callSyncMap(resource, *state, subresource, type, flags, mapped);
     default:
-      return E_INVALIDARG;
+      return refuse();
   }
 }
 

@@ -328,6 +328,15 @@ TEST_F(D3D11Contract, PrivateData) {
   EXPECT_EQ(buffer->SetPrivateData(key, 0, nullptr), S_OK);
   EXPECT_EQ(refcount(device), deviceRefs);
   EXPECT_EQ(buffer->SetPrivateData(key, 0, nullptr), S_FALSE) << "nothing left to remove";
+  // A null interface is an entry of its own: a null pointer of pointer size.
+  EXPECT_EQ(buffer->SetPrivateDataInterface(key, nullptr), S_OK);
+  got = reinterpret_cast<IUnknown*>(uintptr_t(0xdeadbeef));
+  size = sizeof(got) * 2;
+  EXPECT_EQ(buffer->GetPrivateData(key, &size, &got), S_OK);
+  EXPECT_EQ(got, nullptr);
+  EXPECT_EQ(size, UINT(sizeof(got)));
+  EXPECT_EQ(buffer->SetPrivateData(key, ~0u, nullptr), S_OK) << "removed, whatever the size";
+  EXPECT_EQ(buffer->SetPrivateData(key, ~0u, nullptr), S_FALSE);
   buffer->Release();
 }
 

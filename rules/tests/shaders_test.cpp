@@ -293,7 +293,10 @@ TEST(StreamOutput, Declarations) {
 TEST(QueryDesc, Rules) {
   EXPECT_PASS(validateQueryDesc({D3D11_QUERY_TIMESTAMP, 0}, false));
   EXPECT_PASS(validateQueryDesc({D3D11_QUERY_OCCLUSION_PREDICATE, D3D11_QUERY_MISC_PREDICATEHINT}, true));
-  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM2, 0}, true));
+  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_SO_OVERFLOW_PREDICATE, 0}, true));
+  // The per-stream overflow predicates come from CreateQuery only (as on Windows).
+  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM2, 0}, false));
+  EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM2, 0}, true), QueryType, Fail);
   EXPECT_REJECT(validateQueryDesc({D3D11_QUERY(16), 0}, false), QueryType, Fail);
   EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_OCCLUSION, 0}, true), QueryType, Fail);
   EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_EVENT, 0x2}, false), QueryMiscFlags, Fail);
