@@ -45,6 +45,8 @@ COUNTERS = {"Test failed": "failed", "Test succeeded inside todo block": "todo_p
             "Tests skipped": "skipped", "Test marked flaky": "flaky",
             "Test succeeded inside flaky todo block": "flaky"}
 UNATTRIBUTED = "(outside any test function)"
+# test.h's skip line of a function whose create_device() failed.
+NO_DEVICE_SKIP = "Failed to create device."
 
 
 class Function:
@@ -53,11 +55,17 @@ class Function:
         self.begun = self.ended = False
         self.abnormal = None  # "Crash" or "Timeout"
         self.lines = []       # the failing lines, for the log
+        # The function skipped itself because it could not create a device: it ran nothing,
+        # which must not pass for clean (a process whose context ended makes every later
+        # function of that process skip so). It runs again alone, and "NoDevice" if still so.
+        self.no_device = False
         self.first_state = None   # set when the function ran again alone (see rerun_differing)
 
     def state(self):
         if self.abnormal:
             return (self.abnormal, 0)
+        if self.no_device:
+            return ("NoDevice", 0)
         return ("Fail", self.failed) if self.failed else ("Pass", 0)
 
 
@@ -68,7 +76,7 @@ def state_text(state):
 
 def state_rank(state):
     kind, count = state
-    return {"Pass": 0, "Fail": 1, "Flaky": 1, "Timeout": 2, "Crash": 2}[kind], count
+    return {"Pass": 0, "Fail": 1, "Flaky": 1, "NoDevice": 2, "Timeout": 2, "Crash": 2}[kind], count
 
 
 class Runner:
@@ -164,6 +172,8 @@ class Runner:
             function = functions.setdefault(name, Function())
             counter = COUNTERS[kind]
             setattr(function, counter, getattr(function, counter) + 1)
+            if counter == "skipped" and line[message.end():].strip() == NO_DEVICE_SKIP:
+                function.no_device = True
             if counter in ("failed", "todo_passed"):
                 function.lines.append(line)
             return False
@@ -217,11 +227,11 @@ def run_all(runner, names, all_names, options):
             for name in batch:
                 function = functions.get(name)
                 began_any |= bool(function and function.begun)
-                if function and function.ended:
+                if function and function.ended and not function.no_device:
                     results[name] = function
                 elif (function and function.begun) or completed:
-                    # Caught by the crash or the stall (or, in a process that ended
-                    # normally, never run, which must not happen): alone, it tells.
+                    # Caught by the crash or the stall, without a device (or, in a process
+                    # that ended normally, never run, which must not happen): alone, it tells.
                     isolated.append(name)
                 else:
                     pending.append(name)
@@ -249,10 +259,10 @@ def read_expectations(path):
             fields = [field.strip() for field in line.split(",")]
             if fields[1:2] == ["Fail"] and len(fields) == 3 and fields[2].isdigit() and int(fields[2]) > 0:
                 expected[fields[0]] = ("Fail", int(fields[2]))
-            elif fields[1:] in (["Crash"], ["Timeout"], ["Flaky"]):
+            elif fields[1:] in (["Crash"], ["Timeout"], ["Flaky"], ["NoDevice"]):
                 expected[fields[0]] = (fields[1], 0)
             else:
-                raise SystemExit("%s:%d: expected NAME,Fail,COUNT, NAME,Crash, NAME,Timeout or NAME,Flaky"
+                raise SystemExit("%s:%d: expected NAME,Fail,COUNT, NAME,Crash, NAME,Timeout, NAME,NoDevice or NAME,Flaky"
                                  % (path, number))
     return expected
 
@@ -403,6 +413,7 @@ def load_results(work):
             setattr(function, counter, fields[counter])
         if fields["state"] in ("Crash", "Timeout"):
             function.abnormal = fields["state"]
+        function.no_device = fields["state"] == "NoDevice"
         first = fields.get("first_state")
         if first:
             kind, _, count = first.partition(" ")
@@ -453,7 +464,7 @@ def report_and_gate(options, names, results, processes, server_problems, elapsed
         else:
             header = ("# Functions of Wine's d3d11 test whose result through %s differs from the direct one\n"
                       "# (direct-fails.txt): the honest to-do list, which only shrinks (README.md).\n" % options.path)
-        header += "# NAME,Fail,FAILING_CHECKS | NAME,Crash | NAME,Timeout | NAME,Flaky\n"
+        header += "# NAME,Fail,FAILING_CHECKS | NAME,Crash | NAME,Timeout | NAME,NoDevice | NAME,Flaky\n"
         # Flaky lines are a judgement over several runs: one run keeps them.
         listed = [(name, own[name] if own.get(name, ("",))[0] == "Flaky" else states[name]) for name in names
                   if own.get(name, ("",))[0] == "Flaky" or states[name] != direct.get(name, ("Pass", 0))]

@@ -53,7 +53,7 @@ enum class FatalCode : uint32_t {
   NotImplemented  = 14004,  // a method this executor does not execute
   BulkReference   = 14005,  // a payload's bulk reference outside the context's memory
   Protocol        = 14006,  // the decoder refused the stream (set by the server glue)
-  CrossDevice     = 14007,  // an object of one device used with another device
+  CrossDevice     = 14007,  // an object of one device used with another: the call is dropped (not fatal)
   DeviceHung      = 14008,  // a GPU Wait on a fence that never reached its value (Windows: TDR)
 };
 
