@@ -296,6 +296,67 @@ TEST_F(D3D11Contract, ViewDescsReadOnlyTheirDimensionsArm) {
   EXPECT_EQ(texture->Release(), 0u);
 }
 
+// A view of one device bound on another: Windows records the binding (its debug layer
+// would report it) and both devices go on; through Neptune every device of the process
+// shares one context, which must survive it.
+TEST_F(D3D11Contract, AViewOfAnotherDeviceIsRecordedAndHarmsNeither) {
+  ID3D11Device* other = nullptr;
+  ID3D11DeviceContext* otherContext = nullptr;
+  D3D_FEATURE_LEVEL otherLevel = D3D_FEATURE_LEVEL(0);
+  ASSERT_EQ(D3D11Under::get().createDevice(&other, &otherContext, &otherLevel), S_OK);
+  D3D11_TEXTURE2D_DESC desc = {};
+  desc.Width = 4;
+  desc.Height = 4;
+  desc.MipLevels = 1;
+  desc.ArraySize = 1;
+  desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+  desc.SampleDesc.Count = 1;
+  desc.BindFlags = D3D11_BIND_RENDER_TARGET;
+  ID3D11Texture2D* texture = nullptr;
+  ASSERT_EQ(device->CreateTexture2D(&desc, nullptr, &texture), S_OK);
+  ID3D11RenderTargetView* rtv = nullptr;
+  ASSERT_EQ(device->CreateRenderTargetView(texture, nullptr, &rtv), S_OK);
+
+  otherContext->OMSetRenderTargets(1, &rtv, nullptr);
+  ID3D11RenderTargetView* bound = nullptr;
+  otherContext->OMGetRenderTargets(1, &bound, nullptr);
+  EXPECT_EQ(bound, rtv) << "recorded as given";
+  if (bound)
+    bound->Release();
+  ID3D11RenderTargetView* none = nullptr;
+  otherContext->OMSetRenderTargets(1, &none, nullptr);
+  otherContext->Flush();
+
+  // Both devices still work: each reads back what it wrote.
+  ID3D11Buffer* buffers[2] = {};
+  const uint32_t values[2] = { 0x11223344u, 0x55667788u };
+  ID3D11Device* devices[2] = { device, other };
+  for (int i = 0; i < 2; i++) {
+    D3D11_BUFFER_DESC bd = { 16, D3D11_USAGE_DEFAULT, 0, 0, 0, 0 };
+    uint32_t words[4] = { values[i], values[i], values[i], values[i] };
+    D3D11_SUBRESOURCE_DATA init = { words, 0, 0 };
+    ASSERT_EQ(devices[i]->CreateBuffer(&bd, &init, &buffers[i]), S_OK);
+  }
+  EXPECT_EQ(readBack(buffers[0], 16), std::vector<uint8_t>({0x44, 0x33, 0x22, 0x11, 0x44, 0x33, 0x22, 0x11,
+                                                              0x44, 0x33, 0x22, 0x11, 0x44, 0x33, 0x22, 0x11}));
+  D3D11_BUFFER_DESC sd = { 16, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0 };
+  ID3D11Buffer* staging = nullptr;
+  ASSERT_EQ(other->CreateBuffer(&sd, nullptr, &staging), S_OK);
+  otherContext->CopyResource(staging, buffers[1]);
+  D3D11_MAPPED_SUBRESOURCE mapped = {};
+  ASSERT_EQ(otherContext->Map(staging, 0, D3D11_MAP_READ, 0, &mapped), S_OK);
+  EXPECT_EQ(*static_cast<const uint32_t*>(mapped.pData), values[1]);
+  otherContext->Unmap(staging, 0);
+
+  staging->Release();
+  for (ID3D11Buffer* b : buffers)
+    b->Release();
+  rtv->Release();
+  texture->Release();
+  otherContext->Release();
+  EXPECT_EQ(other->Release(), 0u);
+}
+
 TEST_F(D3D11Contract, PrivateData) {
   static const GUID key = { 0x01234567, 0x89ab, 0xcdef, { 1, 2, 3, 4, 5, 6, 7, 8 } };
   ID3D11Buffer* buffer = makeBuffer(16, D3D11_USAGE_DEFAULT, D3D11_BIND_CONSTANT_BUFFER, 0);
