@@ -59,6 +59,11 @@ class Function:
         # which must not pass for clean (a process whose context ended makes every later
         # function of that process skip so). It runs again alone, and "NoDevice" if still so.
         self.no_device = False
+        # A failing line that lost its function's name was printed while this function ran:
+        # it runs again alone, so that its own result is known.
+        self.suspect = False
+        # Outside any function: failing lines printed while no function ran (gated).
+        self.unexplained = 0
         self.first_state = None   # set when the function ran again alone (see rerun_differing)
 
     def state(self):
@@ -166,9 +171,7 @@ class Runner:
         if message:
             kind, name = message.groups()
             if not name:
-                # A thread a test function started itself has no context: it is that
-                # function's when it is the only one running.
-                name = next(iter(running)) if len(running) == 1 else UNATTRIBUTED
+                name = self.attribute(line[message.end():], running, functions)
             function = functions.setdefault(name, Function())
             counter = COUNTERS[kind]
             setattr(function, counter, getattr(function, counter) + 1)
@@ -178,6 +181,26 @@ class Runner:
                 function.lines.append(line)
             return False
         return bool(SUMMARY.match(line))
+
+    @staticmethod
+    def attribute(text, running, functions):
+        """The function a message without a readable name belongs to."""
+        # A thread a test function started itself has no context: it is that function's
+        # when it is the only one running.
+        if len(running) == 1:
+            return next(iter(running))
+        # Output of another process or thread can cut a line inside the function's name:
+        # a prefix that only one running function has still names it.
+        partial = re.match(r"test_\w*", text)
+        if partial:
+            candidates = [name for name in running if name.startswith(partial.group(0))]
+            if len(candidates) == 1:
+                return candidates[0]
+        for name in running:
+            functions.setdefault(name, Function()).suspect = True
+        if not running:
+            functions.setdefault(UNATTRIBUTED, Function()).unexplained += 1
+        return UNATTRIBUTED
 
 
 def list_functions(wrapper, exe, env, work):
@@ -222,16 +245,18 @@ def run_all(runner, names, all_names, options):
                 results.setdefault(UNATTRIBUTED, Function())
                 extra = functions.pop(UNATTRIBUTED)
                 results[UNATTRIBUTED].failed += extra.failed
+                results[UNATTRIBUTED].unexplained += extra.unexplained
                 results[UNATTRIBUTED].lines += extra.lines
             began_any = False
             for name in batch:
                 function = functions.get(name)
                 began_any |= bool(function and function.begun)
-                if function and function.ended and not function.no_device:
+                if function and function.ended and not function.no_device and not function.suspect:
                     results[name] = function
                 elif (function and function.begun) or completed:
-                    # Caught by the crash or the stall, without a device (or, in a process
-                    # that ended normally, never run, which must not happen): alone, it tells.
+                    # Caught by the crash or the stall, without a device, running when a
+                    # nameless failing line came (or, in a process that ended normally,
+                    # never run, which must not happen): alone, it tells.
                     isolated.append(name)
                 else:
                     pending.append(name)
@@ -313,6 +338,10 @@ def gate(names, results, expected_of):
     problems = []
     for name in names + ([UNATTRIBUTED] if UNATTRIBUTED in results else []):
         actual = results[name].state()
+        if name == UNATTRIBUTED:
+            # Lines printed while functions ran were theirs: those functions ran again alone.
+            unexplained = results[name].unexplained
+            actual = ("Fail", unexplained) if unexplained else ("Pass", 0)
         expected = expected_of(name)
         if accepted(actual, expected):
             if actual[0] == "Fail" and expected != actual:
@@ -392,7 +421,8 @@ def main():
                    "results": {name: {"state": state_text(function.state()), "failed": function.failed,
                                       "todo_passed": function.todo_passed, "skipped": function.skipped,
                                       "flaky": function.flaky, "lines": function.lines,
-                                      "first_state": function.first_state and state_text(function.first_state)}
+                                      "first_state": function.first_state and state_text(function.first_state),
+                                      "unexplained": function.unexplained}
                                for name, function in results.items()}}, f, indent=1)
     with open(os.path.join(options.work, "failures.txt"), "w") as f:
         for name in names + [UNATTRIBUTED]:
@@ -414,6 +444,8 @@ def load_results(work):
         if fields["state"] in ("Crash", "Timeout"):
             function.abnormal = fields["state"]
         function.no_device = fields["state"] == "NoDevice"
+        # Results of a runner that did not tell: every nameless line counts.
+        function.unexplained = fields.get("unexplained", fields["failed"] if name == UNATTRIBUTED else 0)
         first = fields.get("first_state")
         if first:
             kind, _, count = first.partition(" ")
@@ -451,7 +483,8 @@ def report_and_gate(options, names, results, processes, server_problems, elapsed
         print("  checks passing inside Wine's todo blocks (counted clean): %s"
               % ", ".join("%s %d" % item for item in todo_passed.items()))
     if UNATTRIBUTED in results:
-        print("  %d failing checks outside any test function" % results[UNATTRIBUTED].failed)
+        print("  %d failing checks outside any test function (%d while none ran; the functions that ran "
+              "at the others ran again alone)" % (results[UNATTRIBUTED].failed, results[UNATTRIBUTED].unexplained))
     print("  logs: %s (failures.txt, results.json, process-NN.log)" % options.work)
 
     if options.only:
