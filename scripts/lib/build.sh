@@ -17,10 +17,21 @@ npt_configure() {
   }
 }
 
+# Line tables and function names (enough for Wine's and gdb's backtraces) instead of full
+# debug info: a third less compile time for the same code. NPT_DEBUG_INFO=full keeps -g.
+npt_debug_args() {
+  if [ "${NPT_DEBUG_INFO:-lines}" = full ]; then
+    return 0
+  fi
+  echo "-Dc_args=-g1 -Dcpp_args=-g1"
+}
+
 npt_build_all() {
   mkdir -p "$npt_build"
-  npt_configure "$npt_build_native"
-  npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt"
+  # shellcheck disable=SC2046
+  npt_configure "$npt_build_native" $(npt_debug_args)
+  # shellcheck disable=SC2046
+  npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt" $(npt_debug_args)
   ninja -C "$npt_build_native"
   ninja -C "$npt_build_win"
 }
