@@ -1,5 +1,7 @@
 #include "ivshmem_server_linux.h"
 
+#include "neptune/transport/socket.h"
+
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
@@ -17,26 +19,8 @@ namespace {
 
 // One protocol message: a little-endian int64, with at most one descriptor beside it.
 bool send_message(int socket, int64_t value, int fd) {
-  uint64_t wire = htole64(uint64_t(value));
-  iovec iov = { &wire, sizeof(wire) };
-  msghdr msg = {};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  if (fd >= 0) {
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-  }
-  ssize_t n;
-  do {
-    n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
-  } while (n < 0 && errno == EINTR);
-  return n == ssize_t(sizeof(wire));
+  const uint64_t wire = htole64(uint64_t(value));
+  return transport::send_with_fd(socket, &wire, sizeof(wire), fd);
 }
 
 }

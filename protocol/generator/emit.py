@@ -151,16 +151,14 @@ class Emitter:
         return None
 
     def get_scalar(self, lhs, base, lenient=True):
-        """One scalar through the reader; enums as FastCodec.get_value describes (a
-        full-range enum's value, lenient, is read as a plain word)."""
+        """One scalar through the reader; enums as FastCodec.get_value describes."""
         if base in self.m.enums:
             mx = self.enum_max(base)
             if mx is not None and mx < 0xffffffff:
                 inv = self.enum_invalid(base)
                 if lenient and inv is not None:
                     return '%s = %s(r.enumOrInvalid(%du, %du));' % (lhs, base, mx, inv)
-                if not lenient:
-                    return '%s = %s(r.enumValue(%du));' % (lhs, base, mx)
+                return '%s = %s(r.enumValue(%du));' % (lhs, base, mx)
         k = self.wire_scalar_kind(base)
         if base == 'LARGE_INTEGER':
             return '(%s).QuadPart = int64_t(r.u64());' % lhs

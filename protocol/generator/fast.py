@@ -92,18 +92,17 @@ class FastCodec:
     def get_value(self, lhs, base, bad='bad', lenient=True):
         """Reads one scalar at p. Enums out of their type's range (README 3.1), where
         Windows answers E_INVALIDARG (lenient), become the enum's reserved invalid value,
-        or stay as they are when the enum's range has no free value; both reach the
-        validation layer. Elsewhere (union discriminators) they set `bad`: the stream
-        is fatal."""
+        which reaches the validation layer. Where there is none (the enumerators fill the
+        range) and elsewhere (union discriminators) they set `bad`: the stream is fatal.
+        No enum-typed object ever holds a value outside its type's range."""
         if base in self.m.enums:
             mx = self.e.enum_max(base)
             if mx is not None and mx < 0xffffffff:
                 inv = self.e.enum_invalid(base)
                 if lenient and inv is not None:
                     return '{ uint32_t x = getw32(p); p += 4; %s = %s(x > %du ? %du : x); }' % (lhs, base, mx, inv)
-                if not lenient:
-                    return '{ uint32_t x = getw32(p); p += 4; %s |= x > %du; %s = %s(x > %du ? 0u : x); }' % (
-                        bad, mx, lhs, base, mx)
+                return '{ uint32_t x = getw32(p); p += 4; %s |= x > %du; %s = %s(x > %du ? 0u : x); }' % (
+                    bad, mx, lhs, base, mx)
         k = self.e.wire_scalar_kind(base)
         if base == 'LARGE_INTEGER':
             return '(%s).QuadPart = int64_t(getw64(p)); p += 8;' % lhs

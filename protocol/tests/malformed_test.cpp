@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include "harness.h"
@@ -362,7 +363,7 @@ TEST_F(Fixture, MapReadReplyCarriesPitchesAndBytes) {
 // README 3.1: an enum value beyond its type's range, where Windows answers
 // E_INVALIDARG (desc fields, parameters), decodes to the enum's reserved
 // invalid value and reaches the dispatch (validation refuses it there); a union
-// discriminator, or an enum whose range has no free value, stays fatal.
+// discriminator, or an enum whose range has no free value, stays fatal (below).
 TEST_F(Fixture, OutOfRangeEnumsInDescsAndParametersReachValidation) {
   ctx.handles.create(50, Iface_ID3D11Device);
   uint8_t buf[512];
@@ -385,31 +386,99 @@ TEST_F(Fixture, OutOfRangeEnumsInDescsAndParametersReachValidation) {
   topology.cmd(Op_ID3D11DeviceContext_IASetPrimitiveTopology, {0xffffffffu});
   ASSERT_EQ(run(topology.words).code, ErrorCode::Ok);
   EXPECT_EQ(rec.calls.back(), "ID3D11DeviceContext::IASetPrimitiveTopology(self=1;Topology=7f;)");
+}
 
-  // D3D11_USAGE's four values fill its range 0..3: nothing to map 7 to, so the value
-  // reaches Dispatch as sent (validation answers "invalid usage 7": E_INVALIDARG).
-  CommandWriter w2(buf, sizeof buf);
-  D3D11_BUFFER_DESC desc{};
-  desc.ByteWidth = 16;
-  ASSERT_TRUE(encode_ID3D11Device_CreateBuffer(w2, 50, &desc, 0, nullptr, 62));
-  for (uint32_t usage : {4u, 7u, 0x12345678u}) {  // (the enum is signed in the Windows ABI)
-    std::memcpy(buf + 20, &usage, 4);  // select(8), header(4), NumInitialData(4), ByteWidth(4)
-    ctx.handles.destroy(62);
-    ASSERT_EQ(run(buf, w2.size()).code, ErrorCode::Ok) << usage;
-    EXPECT_TRUE(ctx.handles.contains(62));
-    char expected[32];
-    std::snprintf(expected, sizeof expected, "Usage=%x;", usage);
-    EXPECT_NE(rec.calls.back().find(expected), std::string::npos) << rec.calls.back();
+namespace {
+
+// The byte offset of the one 32-bit word where two encodings differ (the field that
+// differs between them), so a test can overwrite that field and nothing else.
+size_t differingWord(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  size_t found = SIZE_MAX;
+  for (size_t i = 0; i + 4 <= a.size() && i + 4 <= b.size(); i += 4)
+    if (std::memcmp(&a[i], &b[i], 4) != 0) {
+      EXPECT_EQ(found, SIZE_MAX) << "the encodings differ in more than one word";
+      found = i;
+    }
+  EXPECT_NE(found, SIZE_MAX) << "the encodings are identical";
+  return found;
+}
+
+// An enum whose enumerators fill its type's whole range (0..max) has no value left to
+// stand for "invalid": a guest value beyond max could only be held by converting it
+// into the enum, which is undefined behaviour (what UBSan reported from the fuzzers).
+// The guest runtime refuses such a value at the call (E_INVALIDARG) before anything is
+// encoded, so the host never decodes one from a guest that follows the protocol: the
+// decoder ends the stream (BadEnum), dispatches nothing and creates nothing.
+struct FullRangeEnum {
+  const char* name;
+  uint32_t    max;
+  uint16_t    deviceIface;
+  ObjectId    created;
+  // Encodes the call with the field set to `value` (a valid value of the enum).
+  std::function<bool(CommandWriter&, uint32_t value)> encode;
+};
+
+}
+
+TEST(FullRangeEnums, AValueBeyondTheRangeIsFatalAndCreatesNothing) {
+  const ObjectId device = 50;
+  static const uint8_t code[16] = {};
+  const std::vector<FullRangeEnum> cases = {
+    {"D3D11_USAGE (buffer)", 3, Iface_ID3D11Device, 62, [&](CommandWriter& w, uint32_t v) {
+       D3D11_BUFFER_DESC d{16, D3D11_USAGE(v), D3D11_BIND_VERTEX_BUFFER, 0, 0, 0};
+       return encode_ID3D11Device_CreateBuffer(w, device, &d, 0, nullptr, 62); }},
+    {"D3D11_USAGE (texture 3D)", 3, Iface_ID3D11Device, 63, [&](CommandWriter& w, uint32_t v) {
+       D3D11_TEXTURE3D_DESC d{4, 4, 4, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_USAGE(v), D3D11_BIND_SHADER_RESOURCE, 0, 0};
+       return encode_ID3D11Device_CreateTexture3D(w, device, &d, 0, nullptr, 63); }},
+    {"D3D11_DEPTH_WRITE_MASK", 1, Iface_ID3D11Device, 64, [&](CommandWriter& w, uint32_t v) {
+       D3D11_DEPTH_STENCIL_DESC d{};
+       d.DepthWriteMask = D3D11_DEPTH_WRITE_MASK(v);
+       return encode_ID3D11Device_CreateDepthStencilState(w, device, &d, 64); }},
+    {"D3D11_INPUT_CLASSIFICATION", 1, Iface_ID3D11Device, 65, [&](CommandWriter& w, uint32_t v) {
+       D3D11_INPUT_ELEMENT_DESC e{"POSITION", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D11_INPUT_CLASSIFICATION(v), 0};
+       return encode_ID3D11Device_CreateInputLayout(w, device, &e, 1, Payload::inlineBytes(code, sizeof code), 65); }},
+    {"D3D11_QUERY", 15, Iface_ID3D11Device, 66, [&](CommandWriter& w, uint32_t v) {
+       D3D11_QUERY_DESC d{D3D11_QUERY(v), 0};
+       return encode_ID3D11Device_CreateQuery(w, device, &d, 66); }},
+    {"D3D11_LOGIC_OP", 15, Iface_ID3D11Device1, 67, [&](CommandWriter& w, uint32_t v) {
+       D3D11_BLEND_DESC1 d{};
+       d.RenderTarget[0].LogicOp = D3D11_LOGIC_OP(v);
+       return encode_ID3D11Device1_CreateBlendState1(w, device, &d, 67); }},
+    {"D3D11_CONSERVATIVE_RASTERIZATION_MODE", 1, Iface_ID3D11Device3, 68, [&](CommandWriter& w, uint32_t v) {
+       D3D11_RASTERIZER_DESC2 d{};
+       d.ConservativeRaster = D3D11_CONSERVATIVE_RASTERIZATION_MODE(v);
+       return encode_ID3D11Device3_CreateRasterizerState2(w, device, &d, 68); }},
+  };
+  for (const FullRangeEnum& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<uint8_t> zero(512), one(512);
+    CommandWriter w0(zero.data(), zero.size()), w1(one.data(), one.size());
+    ASSERT_TRUE(c.encode(w0, 0));
+    ASSERT_TRUE(c.encode(w1, 1));
+    zero.resize(w0.size());
+    one.resize(w1.size());
+    const size_t field = differingWord(zero, one);
+    ASSERT_NE(field, SIZE_MAX);
+    for (uint32_t value : {c.max, c.max + 1, 0x80000000u, 0xffffffffu}) {
+      DecodeContext ctx;
+      ctx.handles.create(device, c.deviceIface);
+      RecordingDispatch calls;
+      std::vector<uint8_t> stream = zero;
+      std::memcpy(&stream[field], &value, 4);
+      StreamDecoder dec(ctx, calls);
+      const ErrorCode code = dec.decode(stream.data(), stream.size()).code;
+      if (value <= c.max) {
+        EXPECT_EQ(code, ErrorCode::Ok) << value;
+        EXPECT_EQ(calls.calls.size(), 1u) << value;
+        EXPECT_TRUE(ctx.handles.contains(c.created)) << value;
+      } else {
+        EXPECT_EQ(code, ErrorCode::BadEnum) << value;
+        EXPECT_TRUE(calls.calls.empty()) << value;
+        EXPECT_FALSE(ctx.handles.contains(c.created)) << value;
+      }
+    }
   }
-
-  // The same for D3D11_DEPTH_WRITE_MASK (ZERO, ALL: 0..1).
-  CommandWriter w3(buf, sizeof buf);
-  D3D11_DEPTH_STENCIL_DESC depth{};
-  ASSERT_TRUE(encode_ID3D11Device_CreateDepthStencilState(w3, 50, &depth, 63));
-  uint32_t mask = 2;
-  std::memcpy(buf + 16, &mask, 4);  // select(8), header(4), DepthEnable(4)
-  ASSERT_EQ(run(buf, w3.size()).code, ErrorCode::Ok);
-  EXPECT_NE(rec.calls.back().find("DepthWriteMask=2;"), std::string::npos) << rec.calls.back();
 }
 
 // Contract 3: query results travel through push slots (BindPushSlot), so

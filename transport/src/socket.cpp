@@ -208,24 +208,43 @@ bool Socket::peer_alive() {
 
 #if !defined(_WIN32)
 bool Socket::send_with_fd(const void* data, size_t size, int fd) {
+  return transport::send_with_fd(m_fd, data, size, fd);
+}
+
+bool Socket::recv_with_fd(void* data, size_t size, int* fd, int timeout_ms) {
+  return transport::recv_with_fd(m_fd, data, size, fd, timeout_ms);
+}
+
+bool send_with_fd(int socket, const void* data, size_t size, int fd) {
   iovec iov = { const_cast<void*>(data), size };
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg = {};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
-  cmsghdr* cm = CMSG_FIRSTHDR(&msg);
-  cm->cmsg_level = SOL_SOCKET;
-  cm->cmsg_type = SCM_RIGHTS;
-  cm->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-  return ::sendmsg(m_fd, &msg, MSG_NOSIGNAL) == ssize(size);
+  if (fd >= 0) {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    cmsghdr* cm = CMSG_FIRSTHDR(&msg);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+  }
+  ssize n;
+  do {
+    n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  return n == ssize(size);
 }
 
-bool Socket::recv_with_fd(void* data, size_t size, int* fd, int timeout_ms) {
+bool recv_with_fd(int socket, void* data, size_t size, int* fd, int timeout_ms) {
   *fd = -1;
-  if (wait_readable(timeout_ms) <= 0)
+  pollfd pfd = { socket, POLLIN, 0 };
+  int ready;
+  do {
+    ready = ::poll(&pfd, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  if (ready <= 0)
     return false;
   iovec iov = { data, size };
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
@@ -234,12 +253,19 @@ bool Socket::recv_with_fd(void* data, size_t size, int* fd, int timeout_ms) {
   msg.msg_iovlen = 1;
   msg.msg_control = control;
   msg.msg_controllen = sizeof(control);
-  ssize n = ::recvmsg(m_fd, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-  if (n != ssize(size))
-    return false;
-  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+  ssize n;
+  do {
+    n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+  } while (n < 0 && errno == EINTR);
+  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); n > 0 && cm; cm = CMSG_NXTHDR(&msg, cm)) {
     if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS && cm->cmsg_len == CMSG_LEN(sizeof(int)))
       std::memcpy(fd, CMSG_DATA(cm), sizeof(int));
+  }
+  if (n != ssize(size)) {
+    if (*fd >= 0)
+      ::close(*fd);
+    *fd = -1;
+    return false;
   }
   return true;
 }

@@ -37,19 +37,9 @@ struct Message {
 // One message of the protocol: a little-endian int64, perhaps with a descriptor.
 bool receive(int socket, Message* out) {
   uint64_t wire = 0;
-  iovec iov = { &wire, sizeof(wire) };
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg = {};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
-  if (::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC) != ssize_t(sizeof(wire)))
+  if (!npt::transport::recv_with_fd(socket, &wire, sizeof(wire), &out->fd, 10000))
     return false;
   out->value = int64_t(le64toh(wire));
-  out->fd = -1;
-  if (cmsghdr* c = CMSG_FIRSTHDR(&msg); c && c->cmsg_type == SCM_RIGHTS)
-    std::memcpy(&out->fd, CMSG_DATA(c), sizeof(int));
   return true;
 }
 

@@ -59,4 +59,14 @@ private:
 
 bool socket_library_init();
 
+#if !defined(_WIN32)
+// One message with at most one descriptor beside it (SCM_RIGHTS), on a descriptor the
+// caller keeps (a Socket's, or one a listener accepted): fd -1 sends none. Interrupted
+// calls are retried.
+bool send_with_fd(int socket, const void* data, size_t size, int fd);
+// Exactly size bytes and the descriptor sent beside them (*fd -1 if none, close-on-exec),
+// giving up after timeout_ms (-1: no limit) of silence.
+bool recv_with_fd(int socket, void* data, size_t size, int* fd, int timeout_ms);
+#endif
+
 }
