@@ -35,3 +35,12 @@ npt_build_all() {
   ninja -C "$npt_build_native"
   ninja -C "$npt_build_win"
 }
+
+# Only the Windows build's named targets (paths relative to its directory): what the
+# demo runs, without every test program of both builds.
+npt_build_win_targets() {
+  mkdir -p "$npt_build"
+  # shellcheck disable=SC2046
+  npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt" $(npt_debug_args)
+  ninja -C "$npt_build_win" "$@"
+}
