@@ -635,14 +635,14 @@ HRESULT STDMETHODCALLTYPE Device::CreateDepthStencilState(const D3D11_DEPTH_STEN
   if (FAILED(hr))
     return hr;
   // The host checks the desc it receives: the disabled tests' fields at their defaults.
-  D3D11_DEPTH_STENCIL_DESC wire = DepthStencilState::wireDesc(*desc);
+  const D3D11_DEPTH_STENCIL_DESC wire = DepthStencilState::normalize(*desc);
   hr = answerOf(validation::validateDepthStencilDesc(wire), "CreateDepthStencilState");
   if (FAILED(hr))
     return hr;
   if (!out)
     return S_FALSE;
   DepthStencilState* state = nullptr;
-  hr = createState(2, *desc, &state, [&](Recorder& r, protocol::ObjectId id) {
+  hr = createState(2, wire, &state, [&](Recorder& r, protocol::ObjectId id) {
     return protocol::encode_ID3D11Device_CreateDepthStencilState(r.writer(), m_id, &wire, id);
   });
   if (SUCCEEDED(hr))
@@ -718,8 +718,9 @@ HRESULT STDMETHODCALLTYPE Device::CreateSamplerState(const D3D11_SAMPLER_DESC* d
   if (!out)
     return S_FALSE;
   SamplerState* state = nullptr;
-  hr = createState(4, *desc, &state, [&](Recorder& r, protocol::ObjectId id) {
-    return protocol::encode_ID3D11Device_CreateSamplerState(r.writer(), m_id, desc, id);
+  const D3D11_SAMPLER_DESC normalized = SamplerState::normalize(*desc);
+  hr = createState(4, normalized, &state, [&](Recorder& r, protocol::ObjectId id) {
+    return protocol::encode_ID3D11Device_CreateSamplerState(r.writer(), m_id, &normalized, id);
   });
   if (SUCCEEDED(hr))
     *out = state;
@@ -908,8 +909,26 @@ HRESULT STDMETHODCALLTYPE Device::CreateDeviceContextState(UINT flags, const D3D
 
 // ---- local answers
 
+namespace {
+
+// What a feature level takes away from the backend's format support, as Windows' runtime
+// does for a device of that level: gather4 and gather4_c are 10_1 instructions, and 9_x
+// has neither comparison sampling in shaders nor buffer views (Wine's d3d11 tests check
+// these bits at every level). A format left with nothing is not supported.
+HRESULT supportAtLevel(HRESULT hr, UINT* support, D3D_FEATURE_LEVEL level) {
+  if (FAILED(hr))
+    return hr;
+  if (level < D3D_FEATURE_LEVEL_10_1)
+    *support &= ~UINT(D3D11_FORMAT_SUPPORT_SHADER_GATHER | D3D11_FORMAT_SUPPORT_SHADER_GATHER_COMPARISON);
+  if (level < D3D_FEATURE_LEVEL_10_0)
+    *support &= ~UINT(D3D11_FORMAT_SUPPORT_SHADER_SAMPLE_COMPARISON | D3D11_FORMAT_SUPPORT_BUFFER);
+  return *support ? hr : E_FAIL;
+}
+
+}
+
 HRESULT STDMETHODCALLTYPE Device::CheckFormatSupport(DXGI_FORMAT format, UINT* support) {
-  return m_runtime->caps().checkFormatSupport(format, support);
+  return supportAtLevel(m_runtime->caps().checkFormatSupport(format, support), support, m_featureLevel);
 }
 
 HRESULT STDMETHODCALLTYPE Device::CheckMultisampleQualityLevels(DXGI_FORMAT format, UINT samples, UINT* levels) {
@@ -930,7 +949,11 @@ HRESULT STDMETHODCALLTYPE Device::CheckMultisampleQualityLevels1(DXGI_FORMAT for
 }
 
 HRESULT STDMETHODCALLTYPE Device::CheckFeatureSupport(D3D11_FEATURE feature, void* data, UINT size) {
-  return m_runtime->caps().checkFeatureSupport(feature, data, size);
+  const HRESULT hr = m_runtime->caps().checkFeatureSupport(feature, data, size);
+  if (feature != D3D11_FEATURE_FORMAT_SUPPORT || !data)
+    return hr;
+  auto* format = static_cast<D3D11_FEATURE_DATA_FORMAT_SUPPORT*>(data);
+  return supportAtLevel(hr, &format->OutFormatSupport, m_featureLevel);
 }
 
 HRESULT STDMETHODCALLTYPE Device::GetPrivateData(REFGUID guid, UINT* size, void* data) { return m_privateData.get(guid, size, data); }
@@ -973,7 +996,7 @@ void STDMETHODCALLTYPE Device::GetResourceTiling(ID3D11Resource*, UINT* tileCoun
     *subresourceTilingCount = 0;
 }
 
-// ---- shared resources and fences (issue 10): shared_resource.cpp, fence.cpp
+// ---- shared resources and fences: shared_resource.cpp, fence.cpp
 
 HRESULT STDMETHODCALLTYPE Device::OpenSharedResource(HANDLE handle, REFIID iid, void** out) {
   return openSharedResource(this, handle, false, iid, out);

@@ -120,13 +120,17 @@ HRESULT DepthStencilState::validate(const D3D11_DEPTH_STENCIL_DESC* d) {
   return S_OK;
 }
 
-D3D11_DEPTH_STENCIL_DESC DepthStencilState::wireDesc(const D3D11_DEPTH_STENCIL_DESC& desc) {
+D3D11_DEPTH_STENCIL_DESC DepthStencilState::normalize(const D3D11_DEPTH_STENCIL_DESC& desc) {
   D3D11_DEPTH_STENCIL_DESC d = desc;
-  if (!d.DepthEnable && !compareOk(d.DepthFunc))
+  if (!d.DepthEnable) {
+    d.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ALL;
     d.DepthFunc = D3D11_COMPARISON_LESS;
+  }
   if (!d.StencilEnable) {
     const D3D11_DEPTH_STENCILOP_DESC keep = { D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP, D3D11_STENCIL_OP_KEEP,
                                               D3D11_COMPARISON_ALWAYS };
+    d.StencilReadMask = D3D11_DEFAULT_STENCIL_READ_MASK;
+    d.StencilWriteMask = D3D11_DEFAULT_STENCIL_WRITE_MASK;
     d.FrontFace = keep;
     d.BackFace = keep;
   }
@@ -190,6 +194,18 @@ HRESULT SamplerState::validate(const D3D11_SAMPLER_DESC* d) {
   if (d->MinLOD > d->MaxLOD)
     return E_INVALIDARG;
   return S_OK;
+}
+
+D3D11_SAMPLER_DESC SamplerState::normalize(const D3D11_SAMPLER_DESC& desc) {
+  D3D11_SAMPLER_DESC d = desc;
+  if (!D3D11_DECODE_IS_ANISOTROPIC_FILTER(d.Filter))
+    d.MaxAnisotropy = 0;
+  if (!D3D11_DECODE_IS_COMPARISON_FILTER(d.Filter))
+    d.ComparisonFunc = D3D11_COMPARISON_NEVER;
+  if (d.AddressU != D3D11_TEXTURE_ADDRESS_BORDER && d.AddressV != D3D11_TEXTURE_ADDRESS_BORDER &&
+      d.AddressW != D3D11_TEXTURE_ADDRESS_BORDER)
+    d.BorderColor[0] = d.BorderColor[1] = d.BorderColor[2] = d.BorderColor[3] = 0.0f;
+  return d;
 }
 
 HRESULT STDMETHODCALLTYPE SamplerState::QueryInterface(REFIID riid, void** object) {

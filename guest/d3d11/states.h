@@ -53,10 +53,10 @@ public:
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
   void STDMETHODCALLTYPE GetDesc(D3D11_DEPTH_STENCIL_DESC* desc) override { *desc = m_desc; }
   static HRESULT validate(const D3D11_DEPTH_STENCIL_DESC* desc);
-  // What the host receives: fields of a disabled depth or stencil test (often left
-  // zero by applications, which Windows accepts) set to their defaults, so a host
-  // validating every field sees a well-formed description.
-  static D3D11_DEPTH_STENCIL_DESC wireDesc(const D3D11_DEPTH_STENCIL_DESC& desc);
+  // Fields of a disabled depth or stencil test (often left zero by applications, which
+  // Windows accepts) at their defaults: what Windows keeps and GetDesc returns, and what
+  // the host receives, so a host validating every field sees a well-formed description.
+  static D3D11_DEPTH_STENCIL_DESC normalize(const D3D11_DEPTH_STENCIL_DESC& desc);
 };
 
 class RasterizerState final : public StateObject<ID3D11RasterizerState2, D3D11_RASTERIZER_DESC2> {
@@ -75,6 +75,10 @@ public:
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
   void STDMETHODCALLTYPE GetDesc(D3D11_SAMPLER_DESC* desc) override { *desc = m_desc; }
   static HRESULT validate(const D3D11_SAMPLER_DESC* desc);
+  // Windows keeps (and GetDesc returns) what the filter and address modes do not use at
+  // its default: anisotropy of a non-anisotropic filter, the comparison of a
+  // non-comparison one, the border colour when no address mode is BORDER.
+  static D3D11_SAMPLER_DESC normalize(const D3D11_SAMPLER_DESC& desc);
 };
 
 }

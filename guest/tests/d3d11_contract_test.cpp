@@ -427,6 +427,65 @@ TEST_F(D3D11Contract, EqualStatesAreOneObject) {
   }
 }
 
+// What a state's test or filter does not use reads back at its default, and states that
+// differ only there are one object (Wine's d3d11 tests: create_depthstencil_state and
+// create_sampler_state).
+TEST_F(D3D11Contract, UnusedStateFieldsReadBackAtTheirDefaults) {
+  D3D11_DEPTH_STENCIL_DESC depth = {};
+  depth.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ZERO;
+  depth.DepthFunc = D3D11_COMPARISON_NEVER;
+  depth.FrontFace = {D3D11_STENCIL_OP_ZERO, D3D11_STENCIL_OP_ZERO, D3D11_STENCIL_OP_ZERO, D3D11_COMPARISON_NEVER};
+  depth.BackFace = depth.FrontFace;
+  ID3D11DepthStencilState* disabled = nullptr;
+  ASSERT_EQ(device->CreateDepthStencilState(&depth, &disabled), S_OK);
+  D3D11_DEPTH_STENCIL_DESC got = {};
+  disabled->GetDesc(&got);
+  EXPECT_FALSE(got.DepthEnable);
+  EXPECT_EQ(got.DepthWriteMask, D3D11_DEPTH_WRITE_MASK_ALL);
+  EXPECT_EQ(got.DepthFunc, D3D11_COMPARISON_LESS);
+  EXPECT_EQ(got.StencilReadMask, D3D11_DEFAULT_STENCIL_READ_MASK);
+  EXPECT_EQ(got.StencilWriteMask, D3D11_DEFAULT_STENCIL_WRITE_MASK);
+  for (const D3D11_DEPTH_STENCILOP_DESC& face : {got.FrontFace, got.BackFace}) {
+    EXPECT_EQ(face.StencilFailOp, D3D11_STENCIL_OP_KEEP);
+    EXPECT_EQ(face.StencilDepthFailOp, D3D11_STENCIL_OP_KEEP);
+    EXPECT_EQ(face.StencilPassOp, D3D11_STENCIL_OP_KEEP);
+    EXPECT_EQ(face.StencilFunc, D3D11_COMPARISON_ALWAYS);
+  }
+  ID3D11DepthStencilState* defaults = nullptr;
+  ASSERT_EQ(device->CreateDepthStencilState(&got, &defaults), S_OK);
+  EXPECT_EQ(defaults, disabled);
+  defaults->Release();
+  disabled->Release();
+
+  D3D11_SAMPLER_DESC sampler = {};
+  sampler.Filter = D3D11_FILTER_MIN_MAG_MIP_LINEAR;
+  sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D11_TEXTURE_ADDRESS_WRAP;
+  sampler.MaxAnisotropy = 16;
+  sampler.ComparisonFunc = D3D11_COMPARISON_ALWAYS;
+  sampler.BorderColor[1] = sampler.BorderColor[3] = 1.0f;
+  sampler.MaxLOD = 16.0f;
+  ID3D11SamplerState* linear = nullptr;
+  ASSERT_EQ(device->CreateSamplerState(&sampler, &linear), S_OK);
+  D3D11_SAMPLER_DESC read = {};
+  linear->GetDesc(&read);
+  EXPECT_EQ(read.MaxAnisotropy, 0u);
+  EXPECT_EQ(read.ComparisonFunc, D3D11_COMPARISON_NEVER);
+  EXPECT_EQ(read.BorderColor[1], 0.0f);
+  EXPECT_EQ(read.BorderColor[3], 0.0f);
+  EXPECT_EQ(read.MaxLOD, 16.0f);
+  linear->Release();
+  // A comparison filter keeps its function, and a BORDER address mode its colour.
+  sampler.Filter = D3D11_FILTER_COMPARISON_MIN_MAG_MIP_POINT;
+  sampler.AddressW = D3D11_TEXTURE_ADDRESS_BORDER;
+  ID3D11SamplerState* comparison = nullptr;
+  ASSERT_EQ(device->CreateSamplerState(&sampler, &comparison), S_OK);
+  comparison->GetDesc(&read);
+  EXPECT_EQ(read.ComparisonFunc, D3D11_COMPARISON_ALWAYS);
+  EXPECT_EQ(read.BorderColor[1], 1.0f);
+  EXPECT_EQ(read.MaxAnisotropy, 0u);
+  comparison->Release();
+}
+
 TEST_F(D3D11Contract, BindingsAreInvisibleAndGettersAddRef) {
   ID3D11Buffer* buffer = makeBuffer(64, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0);
   UINT stride = 16, offset = 0;
