@@ -430,6 +430,10 @@ HRESULT createShader(Device* device, std::optional<validation::ShaderStage> stag
                                   : validation::validateStreamOutputShaderBytecode(bytecode, size_t(length)), method);
       FAILED(hr))
     return hr;
+  if (HRESULT hr = answerOf(validation::validateShaderFeatureLevel(bytecode, size_t(length), device->GetFeatureLevel()),
+                            method);
+      FAILED(hr))
+    return hr;
   if (!out)
     return S_FALSE;
   if (device->removed())

@@ -74,6 +74,26 @@ Check validateShaderBytecode(const void* bytecode, size_t length, ShaderStage st
   return Check::pass();
 }
 
+Check validateShaderFeatureLevel(const void* bytecode, size_t length, D3D_FEATURE_LEVEL level) {
+  const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(bytecode), length);
+  dxbc::ContainerReader container;
+  dxbc::ShaderCode code;
+  if (!dxbc::ContainerReader::parse(bytes, container, dxbc::ReadOptions{}).ok() || !dxbc::getShaderCode(container, code).ok())
+    return Check::reject(Rule::ShaderNoCode, "no shader program to check against feature level %#x", unsigned(level));
+  if (level < D3D_FEATURE_LEVEL_10_0) {
+    if (!container.find(dxbc::tag::Aon9))
+      return Check::reject(Rule::ShaderModel, "feature level %#x runs only 4_0_level_9_x shaders (no Aon9 chunk)",
+                           unsigned(level));
+    return Check::pass();
+  }
+  const uint32_t version = code.major * 10 + code.minor;
+  const uint32_t highest = level < D3D_FEATURE_LEVEL_10_1 ? 40 : level < D3D_FEATURE_LEVEL_11_0 ? 41 : 50;
+  if (version > highest)
+    return Check::reject(Rule::ShaderModel, "shader model %u.%u is above feature level %#x's %u.%u", code.major,
+                         code.minor, unsigned(level), highest / 10, highest % 10);
+  return Check::pass();
+}
+
 Check validateStreamOutputShaderBytecode(const void* bytecode, size_t length) {
   Check check = validateShaderBytecode(bytecode, length, ShaderStage::Geometry);
   if (check.rule() != Rule::ShaderStageMismatch) return check;

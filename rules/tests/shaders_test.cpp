@@ -82,6 +82,25 @@ TEST(ShaderBytecode, ValidContainer) {
   EXPECT_PASS(validateShaderBytecode(ps.data(), ps.size(), ShaderStage::Pixel));
 }
 
+TEST(ShaderBytecode, FeatureLevelCapsTheShaderModel) {
+  auto sm40 = container({{"SHDR", codeChunk(ShaderStage::Pixel, 4, 0)}});
+  auto sm41 = container({{"SHDR", codeChunk(ShaderStage::Pixel, 4, 1)}});
+  auto sm50 = container({{"SHEX", codeChunk(ShaderStage::Pixel, 5, 0)}});
+  // A 4_0_level_9_x profile: the SM4 program beside its Aon9 (level 9) bytecode.
+  auto level9 = container({{"Aon9", std::vector<uint8_t>(16)}, {"SHDR", codeChunk(ShaderStage::Pixel, 4, 0)}});
+  for (D3D_FEATURE_LEVEL level : {D3D_FEATURE_LEVEL_9_1, D3D_FEATURE_LEVEL_9_3}) {
+    EXPECT_PASS(validateShaderFeatureLevel(level9.data(), level9.size(), level));
+    EXPECT_REJECT(validateShaderFeatureLevel(sm40.data(), sm40.size(), level), ShaderModel, Fail);
+  }
+  EXPECT_PASS(validateShaderFeatureLevel(sm40.data(), sm40.size(), D3D_FEATURE_LEVEL_10_0));
+  EXPECT_PASS(validateShaderFeatureLevel(level9.data(), level9.size(), D3D_FEATURE_LEVEL_10_0));
+  EXPECT_REJECT(validateShaderFeatureLevel(sm41.data(), sm41.size(), D3D_FEATURE_LEVEL_10_0), ShaderModel, Fail);
+  EXPECT_PASS(validateShaderFeatureLevel(sm41.data(), sm41.size(), D3D_FEATURE_LEVEL_10_1));
+  EXPECT_REJECT(validateShaderFeatureLevel(sm50.data(), sm50.size(), D3D_FEATURE_LEVEL_10_1), ShaderModel, Fail);
+  EXPECT_PASS(validateShaderFeatureLevel(sm50.data(), sm50.size(), D3D_FEATURE_LEVEL_11_0));
+  EXPECT_PASS(validateShaderFeatureLevel(sm50.data(), sm50.size(), D3D_FEATURE_LEVEL_11_1));
+}
+
 TEST(ShaderBytecode, StageMustMatch) {
   auto vs = vertexShader();
   EXPECT_REJECT(validateShaderBytecode(vs.data(), vs.size(), ShaderStage::Pixel), ShaderStageMismatch, Fail);

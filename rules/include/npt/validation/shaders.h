@@ -31,6 +31,11 @@ struct ShaderInfo {
 // Validates the container and that its program is for `stage`.
 Check validateShaderBytecode(const void* bytecode, size_t length, ShaderStage stage, ShaderInfo* info = nullptr);
 
+// What a device of feature level `level` runs, for bytecode validateShaderBytecode passed:
+// below 10_0 only the 4_0_level_9_x profiles (the container carries their Aon9 chunk),
+// at 10_0 shader model 4.0, at 10_1 up to 4.1, from 11_0 up to 5.0.
+Check validateShaderFeatureLevel(const void* bytecode, size_t length, D3D_FEATURE_LEVEL level);
+
 // CreateGeometryShaderWithStreamOutput: a geometry shader, or the vertex or domain shader
 // whose output is streamed out without one (the documented way to stream out without a
 // geometry shader).
