@@ -159,13 +159,20 @@ bool Context::setConstantBuffers(StageState<ShaderClass>& stage, UINT start, UIN
                                  const UINT* first, const UINT* num, protocol::ObjectId* ids) {
   if (start >= D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT || count > D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT - start)
     return false;
+  // Windows ignores the whole call when only one of the two range arrays is given, or
+  // when a range is not in whole 16-constant units or longer than 4096 constants.
+  if (!first != !num)
+    return false;
+  if (first)
+    for (UINT i = 0; i < count; i++)
+      if (first[i] % 16 || num[i] % 16 || num[i] > kWholeConstantBuffer)
+        return false;
   for (UINT i = 0; i < count; i++) {
     Buffer* buffer = buffers ? ours<Buffer>(buffers[i]) : nullptr;
     stage.constantBuffers[start + i].reset(buffer);
     ids[i] = buffer ? buffer->objectId() : 0;
-    UINT whole = buffer ? buffer->state().info().width / 16 : 0;
     stage.firstConstant[start + i] = first ? first[i] : 0;
-    stage.numConstants[start + i] = num ? num[i] : (whole < 4096 ? whole : 4096);
+    stage.numConstants[start + i] = num ? num[i] : kWholeConstantBuffer;
   }
   return true;
 }
@@ -1256,7 +1263,7 @@ void STDMETHODCALLTYPE Context::TiledResourceBarrier(ID3D11DeviceChild*, ID3D11D
   NPT_WARN("tiled resources are not supported (protocol v1): TiledResourceBarrier");
 }
 
-// ---- fences (issue 10; fence.cpp): the host writes the value once the work before the
+// ---- fences (fence.cpp): the host writes the value once the work before the
 // Signal is done; a Wait holds the host context until the fence reaches the value.
 
 HRESULT STDMETHODCALLTYPE Context::Signal(ID3D11Fence* fence, UINT64 value) {

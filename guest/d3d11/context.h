@@ -19,13 +19,24 @@
 // and ExecuteCommandList makes the executing context's ring wait for that point of it.
 namespace npt::guest {
 
+// A constant buffer bound without a range reads as 4096 constants from 0 (Windows
+// reports that for every such slot, bound or not, whatever the buffer's size).
+constexpr UINT kWholeConstantBuffer = D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT;
+
+constexpr std::array<UINT, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> wholeConstantBuffers() {
+  std::array<UINT, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> counts{};
+  for (UINT& count : counts)
+    count = kWholeConstantBuffer;
+  return counts;
+}
+
 template<typename ShaderClass>
 struct StageState {
   Binding<ShaderClass> shader;
   std::vector<Binding<ClassInstance>> instances;
   std::array<Binding<Buffer>, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> constantBuffers;
   std::array<UINT, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> firstConstant = {};
-  std::array<UINT, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> numConstants = {};
+  std::array<UINT, D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT> numConstants = wholeConstantBuffers();
   std::array<Binding<ShaderResourceView>, D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT> shaderResources;
   std::array<Binding<SamplerState>, D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT> samplers;
 };

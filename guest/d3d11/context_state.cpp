@@ -83,10 +83,8 @@ void applyStage(const StageState<ShaderClass>& stage, SetShader&& setShader, Set
   if (auto [first, last] = boundRange(stage.constantBuffers); first <= last) {
     auto buffers = pointersOf<ID3D11Buffer>(stage.constantBuffers, first, last);
     bool ranged = false;
-    for (UINT i = first; i <= last; i++) {
-      UINT whole = stage.constantBuffers[i] ? stage.constantBuffers[i]->state().info().width / 16 : 0;
-      ranged |= stage.firstConstant[i] != 0 || stage.numConstants[i] != (whole < 4096 ? whole : 4096);
-    }
+    for (UINT i = first; i <= last; i++)
+      ranged |= stage.firstConstant[i] != 0 || stage.numConstants[i] != kWholeConstantBuffer;
     setBuffers1(first, UINT(buffers.size()), buffers.data(), ranged ? &stage.firstConstant[first] : nullptr,
                 ranged ? &stage.numConstants[first] : nullptr);
   }
