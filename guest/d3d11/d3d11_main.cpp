@@ -146,6 +146,11 @@ extern "C" HRESULT WINAPI D3D11CreateDeviceAndSwapChain(IDXGIAdapter* adapter, D
       *contextOut = nullptr;
     return E_INVALIDARG;
   }
+  // Without a swapchain to make this is D3D11CreateDevice, S_FALSE when nothing is asked
+  // for included; the description is not looked at.
+  if (!swapChainOut)
+    return D3D11CreateDevice(adapter, driverType, software, flags, levels, levelCount, sdkVersion, deviceOut,
+                             levelOut, contextOut);
   ID3D11Device* device = nullptr;
   HRESULT hr = D3D11CreateDevice(adapter, driverType, software, flags, levels, levelCount, sdkVersion,
                                  &device, levelOut, contextOut);
@@ -173,6 +178,8 @@ extern "C" HRESULT WINAPI D3D11CreateDeviceAndSwapChain(IDXGIAdapter* adapter, D
       device->Release();
       if (deviceOut)
         *deviceOut = nullptr;
+      if (levelOut)
+        *levelOut = D3D_FEATURE_LEVEL(0);
       return hr;
     }
   }
