@@ -74,8 +74,10 @@ protocol::ObjectId viewId(ID3D11View* view) {
 HRESULT STDMETHODCALLTYPE ContextAnnotation::QueryInterface(REFIID riid, void** object) { return m_context->QueryInterface(riid, object); }
 ULONG STDMETHODCALLTYPE ContextAnnotation::AddRef() { return m_context->AddRef(); }
 ULONG STDMETHODCALLTYPE ContextAnnotation::Release() { return m_context->Release(); }
-INT STDMETHODCALLTYPE ContextAnnotation::BeginEvent(LPCWSTR name) { m_context->BeginEventInt(name, 0); return 0; }
-INT STDMETHODCALLTYPE ContextAnnotation::EndEvent() { m_context->EndEvent(); return 0; }
+// The events still reach the host (a profiler there sees them), but the application is
+// not running under a Direct3D profiling tool: Windows answers -1 for that.
+INT STDMETHODCALLTYPE ContextAnnotation::BeginEvent(LPCWSTR name) { m_context->BeginEventInt(name, 0); return -1; }
+INT STDMETHODCALLTYPE ContextAnnotation::EndEvent() { m_context->EndEvent(); return -1; }
 void STDMETHODCALLTYPE ContextAnnotation::SetMarker(LPCWSTR name) { m_context->SetMarkerInt(name, 0); }
 
 HRESULT STDMETHODCALLTYPE ContextMultithread::QueryInterface(REFIID riid, void** object) { return m_context->QueryInterface(riid, object); }
