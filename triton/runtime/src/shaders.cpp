@@ -8,6 +8,7 @@
 #include "class_linkage.h"
 #include "dxbc/dxbc.h"
 #include "formats.h"
+#include "npt/validation/shaders.h"
 #include "objects.h"
 
 namespace triton::runtime {
@@ -58,8 +59,13 @@ HRESULT Device::createShader(const void* code, SIZE_T size, ID3D11ClassLinkage* 
       : std::is_same_v<Interface, ID3D11HullShader>     ? harness::ShaderStage::Hull
       : std::is_same_v<Interface, ID3D11DomainShader>   ? harness::ShaderStage::Domain
                                                         : harness::ShaderStage::Compute;
+  if (out)
+    *out = nullptr;   // what a refused creation leaves there, as on Windows
   harness::StrippedShader s;
   if (!strip(code, size, stage, s))
+    return E_INVALIDARG;
+  // The runtime, not the driver, refuses a shader above the device's feature level.
+  if (!npt::validation::validateShaderFeatureLevel(code, size_t(size), featureLevel_).passed())
     return E_INVALIDARG;
   if (!out)
     return S_FALSE;
