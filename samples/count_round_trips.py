@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Counts the synchronous round trips each sample makes through Neptune per frame
-(issue 6's target: none in steady state) and fails on any the sample did not ask for.
+(the target: none in steady state) and fails on any the sample did not ask for.
 
 Every sample runs twice through our DLLs and the render server, with SHORT and LONG
 frames and --readback-every 0 (the framework reads back the last frame only). The guest

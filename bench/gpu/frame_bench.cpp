@@ -11,7 +11,7 @@
 //   fence    as neptune, but the frame ends with ID3D11DeviceContext4::Signal + Flush
 //            instead of the readback, and the thread polls the executor as an idle
 //            neptune-server worker does (every 200 us) until the fence's guest slot shows
-//            the value: the executor's emulated fence on the real backend (issue 10)
+//            the value: the executor's emulated fence on the real backend
 //   server   (with --server PATH) the frame sent by a guest connection through the
 //            transport's ring to a neptune-server started here, whose worker process decodes,
 //            validates and executes it on its backend; the readback is a Map call answered

@@ -1,4 +1,4 @@
-// A texture shared between two contexts on a real backend (issue 10; bench/gpu/README.md),
+// A texture shared between two contexts on a real backend (bench/gpu/README.md),
 // two ways, rounds alternating, in one process (two executors of one sharing instance, as
 // neptune-server's contexts are):
 //

@@ -80,7 +80,7 @@ namespace {
     setCounters(state);
   }
 
-  // The figure, measured in one loop so that machine load hits both sides
+  // The target's figure, measured in one loop so that machine load hits both sides
   // alike: (encode + decode/dispatch) / memcpy of the same bytes. ratio_copying uses
   // decode() (which copies the batch first), ratio_private decodePrivate().
   // Thread CPU time: the development machine is shared, and wall time would charge

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs the frame benchmark's one-loop ratio (BM_RatioToMemcpy) several times and prints,
-# per run, the load average and the figures the issue asks for (README.md here).
+# per run, the load average and the figures the targets ask for (README.md here).
 #   bench/protocol/run.sh [--runs N] [--build DIR] [--min-time SECONDS]
 set -euo pipefail
 runs=5 build=build/native min_time=2

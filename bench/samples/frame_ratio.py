@@ -15,7 +15,7 @@ Three modes per round:
                 starts with its parent's Unix environment, so the server cannot
                 give it to its workers itself).
 The ratios are neptune / direct and neptune / direct-tuned; the second is the
-cost of remoting alone, the figure issue 8's target is judged by.
+cost of remoting alone, the figure the frame-time target is judged by.
 
 Each run renders --frames frames with --readback-every 0: the frame loop holds
 no synchronous readback except the one after the last frame, which waits for

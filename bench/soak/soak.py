@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Soak of neptune-server.exe (issue 9): for a given time, one server serves
+"""Soak of neptune-server.exe: for a given time, one server serves
 
   guest A  the samples one after another, a few frames each (a new process,
            connection and worker per run);

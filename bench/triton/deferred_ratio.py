@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Driver command lists versus the runtime's emulation of deferred contexts, through
-Triton, as a ratio measured in one run (issue 12's target: multi-threaded recording
+Triton, as a ratio measured in one run (the target: multi-threaded recording
 faster than the emulated mode).
 
 The program runs through the Triton stack (triton/runtime's d3d11.dll -> triton_umd.dll

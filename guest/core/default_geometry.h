@@ -18,7 +18,7 @@ inline constexpr uint32_t kDeferredRings = 4;
 inline transport::Geometry defaultGeometry() {
   transport::Geometry g;
   // Ring 0 for the devices and immediate contexts, four for deferred contexts: threads
-  // recording deferred contexts each write a ring of their own (issue 12).
+  // recording deferred contexts each write a ring of their own.
   g.ring_count = 1 + kDeferredRings;
   g.ring_size = 4u << 20;
   g.reply_slot_count = 8;

@@ -3,7 +3,7 @@
 #include <atomic>
 #include <cstdint>
 
-// Per-device counters of what reached the wire (issue 6: "statistics per device").
+// Per-device counters of what reached the wire ("statistics per device").
 // Read by tests through INptDevice::GetStatistics and logged at NPT_LOG=info when
 // a device is destroyed. Commands and bytes count encoded commands (SelectObject
 // included); sync round trips count every call that waited for the host.

@@ -7,7 +7,7 @@
 
 #include "d3d11_child.h"
 
-// ID3D11Fence (issue 10). The host emulates fences (host/executor/src/fences.cpp) and
+// ID3D11Fence. The host emulates fences (host/executor/src/fences.cpp) and
 // writes each completed value into this fence's slot of the transport's fence area:
 // GetCompletedValue and SetEventOnCompletion read the slot locally, without a round trip.
 // Creating or opening a fence is one synchronous call: the host has written the slot

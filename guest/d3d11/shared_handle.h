@@ -6,7 +6,7 @@
 
 #include "shared_handle_object.h"
 
-// NT shared handles as Windows hands them out (issue 10): each CreateSharedHandle makes a
+// NT shared handles as Windows hands them out: each CreateSharedHandle makes a
 // kernel object (shared_handle_object.h) and returns a handle to it with the access and
 // inheritance asked for; the application closes it, duplicates it into other processes
 // or lets children inherit it. While any handle to such an object is open, in any

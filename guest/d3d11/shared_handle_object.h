@@ -6,7 +6,7 @@
 #include <cstring>
 
 // The kernel object behind an NT shared handle (IDXGIResource1::CreateSharedHandle,
-// ID3D11Fence::CreateSharedHandle; issue 10). On Windows such a handle is a real handle
+// ID3D11Fence::CreateSharedHandle). On Windows such a handle is a real handle
 // to a kernel object: CloseHandle and DuplicateHandle work on it, it can be inherited,
 // and a name given at creation lives in the object namespace. Ours is a small
 // pagefile-backed section whose bytes name the host registry entry (the value the host

@@ -7,7 +7,7 @@
 #include "npt/protocol/wire.h"
 #include "shared_handle.h"
 
-// Shared resources between processes (issue 10), guest side. The host keeps the
+// Shared resources between processes, guest side. The host keeps the
 // cross-context registry (host/sharing); every call here that involves it is one
 // synchronous round trip: handing out a handle, opening one, and each AcquireSync slice.
 // ReleaseSync is fire-and-forget.

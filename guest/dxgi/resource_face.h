@@ -8,7 +8,7 @@
 // The DXGI face of a D3D11 resource: IDXGIResource1 on every resource, IDXGISurface2
 // on 2D textures, and IDXGIKeyedMutex on resources created SHARED_KEYEDMUTEX, as
 // Windows' runtime exposes them on the same COM object. Shared handles and the keyed
-// mutex go through guest/d3d11/shared_resource.h (issue 10). A resource
+// mutex go through guest/d3d11/shared_resource.h. A resource
 // embeds one face and answers DXGI IIDs from it:
 //
 //   class Texture2D ... { DxgiResourceFace m_dxgi{this, DxgiResourceFace::Kind::Surface}; };

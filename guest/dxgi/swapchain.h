@@ -13,7 +13,7 @@
 #include "factory.h"
 #include "swapchain_rules.h"
 
-// The guest-side swapchain (issue 6, contract 4): IDXGISwapChain..IDXGISwapChain4 for
+// The guest-side swapchain (contract 4): IDXGISwapChain..IDXGISwapChain4 for
 // HWND targets, BitBlt (DISCARD, SEQUENTIAL) and flip (FLIP_SEQUENTIAL, FLIP_DISCARD)
 // models. Back buffers are ordinary host textures created through the device with
 // guest ids (INptDevice::CreateBackBuffer); Present sends PresentBuffer for buffer 0

@@ -1,4 +1,4 @@
-// Shared resources, keyed mutexes and fences across processes (issue 10), under Wine:
+// Shared resources, keyed mutexes and fences across processes, under Wine:
 // this program starts a neptune-server.exe, plays the producer in its own process and
 // starts itself again as the consumer (`--child <role> ...`), so every case runs through
 // two host contexts of one server. Neptune only (Wine's d3d11 cannot share).

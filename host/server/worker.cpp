@@ -96,7 +96,7 @@ struct CountingDispatch {
   }
 };
 
-// Shared fences (issue 10): a value another context signals must reach this context's
+// Shared fences: a value another context signals must reach this context's
 // guest promptly, also while this worker sleeps on its doorbell. A thread sleeps on the
 // sharing registry's sync epoch and rings this context's doorbell when it moves, the
 // way the guest rings it; the woken worker mirrors the values (Executor::pollQueries).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Which generated encoders and decoders the round-trip tests cover (issue 3).
+"""Which generated encoders and decoders the round-trip tests cover.
 
 On demand, not a test: builds protocol_roundtrip_test (and protocol_malformed_test) in
 a coverage build directory (gcc --coverage, -O0 so that every generated function stays
@@ -87,7 +87,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--build', default=os.path.join(ROOT, 'build', 'protocol-coverage'))
     ap.add_argument('--tests', choices=('roundtrip', 'all'), default='roundtrip',
-                    help='roundtrip: the generated round-trip tests only (the issue\'s question); '
+                    help='roundtrip: the generated round-trip tests only (the coverage question); '
                          'all: also the hand-written malformed-stream catalogue')
     ap.add_argument('--list', choices=('uncovered', 'all', 'none'), default='uncovered')
     args = ap.parse_args()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Crash isolation and recovery through neptune-server.exe (issue 9).
+"""Crash isolation and recovery through neptune-server.exe.
 
 One server (a worker process per context), two guests with Neptune's DLLs:
 a victim (isolation_guest.exe) and a sample rendering frames. Something

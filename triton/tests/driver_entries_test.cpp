@@ -1,4 +1,4 @@
-// Every member of the tables Triton fills, with its status (issue 12: no entry is
+// Every member of the tables Triton fills, with its status (no entry is
 // silently ignored). The member lists come from ddi_table_order.inc (the reference
 // pages); the statuses from the driver's own list (driver/src/entry_status.cpp). The
 // test prints one line per member, checks that every offered member has an entry and

@@ -665,7 +665,7 @@ TEST_F(Contract, CreateDeviceAndSwapChain) {
                        none.put(), noDevice.put(), nullptr, nullptr), E_INVALIDARG);
 }
 
-// Neptune only: a frame loop of clear + Present waits for the host zero times (issue 6's
+// Neptune only: a frame loop of clear + Present waits for the host zero times (the
 // target: no synchronous round trip per frame in steady state).
 TEST_F(Contract, PresentCostsNoRoundTrip) {
   if (!onlyNeptune())

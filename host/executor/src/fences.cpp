@@ -1,4 +1,4 @@
-// Emulated fences (issue 10): ID3D11Device5::CreateFence/OpenSharedFence,
+// Emulated fences: ID3D11Device5::CreateFence/OpenSharedFence,
 // ID3D11Fence::CreateSharedHandle, ID3D11DeviceContext4::Signal/Wait.
 //
 // Wine 8's wined3d has no fences. A Signal ends an event query on the context right

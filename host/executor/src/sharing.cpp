@@ -1,4 +1,4 @@
-// Shared resources between contexts (issue 10): IDXGIResource::GetSharedHandle,
+// Shared resources between contexts: IDXGIResource::GetSharedHandle,
 // IDXGIResource1::CreateSharedHandle, ID3D11Device::OpenSharedResource (also serving
 // OpenSharedResource1), OpenSharedResourceByName, IDXGIKeyedMutex.
 //

@@ -1,6 +1,6 @@
 #pragma once
 
-// What the executor keeps for emulated fences and shared resources (issue 10; see
+// What the executor keeps for emulated fences and shared resources (see
 // fences.cpp, sharing.cpp and host/sharing/README.md). Wine 8's wined3d has neither
 // fences nor sharing, so both are emulated on top of plain D3D11: event queries tell when
 // the work before a Signal is done, and shared resources are mirrored through

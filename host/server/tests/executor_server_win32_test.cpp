@@ -268,7 +268,7 @@ Memory memoryOfChildren(DWORD parent, int* count) {
   return total;
 }
 
-// Host memory per idle context (issue 5: <= 16 MiB beyond the backend's own). The
+// Host memory per idle context (<= 16 MiB beyond the backend's own). The
 // server's growth per idle context (connected, host info sent, one device created) is
 // measured, and so is the backend's own cost of one more device on its own thread,
 // created directly in this process; the difference is what the host adds per context

@@ -487,7 +487,7 @@ TEST(Server, HostDeathFailsBlockedAndLaterCallsWithin100ms) {
   EXPECT_EQ(idle->call(0, &cmd, 4, &cmd, 4, &n), kDeviceRemoved);
   const uint64_t idle_ns = now_ns() - start;
   EXPECT_LT(idle_ns / 1000000, 100u);
-  // The figure (host death -> DXGI_ERROR_DEVICE_REMOVED within 100 ms).
+  // The target (host death -> DXGI_ERROR_DEVICE_REMOVED within 100 ms).
   std::printf("host death: the blocked call failed %.1f ms after the kill, an idle guest's next call in %.1f ms\n",
               double(returned_at.load() - killed_at) / 1e6, double(idle_ns) / 1e6);
 }

@@ -145,7 +145,7 @@ TEST(Win32Server, ServerDeathFailsCallsWithin100ms) {
   caller.join();
   EXPECT_EQ(result.load(), kDeviceRemoved);
   EXPECT_LT((returned_at.load() - killed_at) / 1000000, 100u);
-  // The figure; TerminateProcess of the server includes Wine's process teardown.
+  // The target's figure; TerminateProcess of the server includes Wine's process teardown.
   std::printf("server death: the blocked call failed %.1f ms after TerminateProcess\n",
               double(returned_at.load() - killed_at) / 1e6);
 }

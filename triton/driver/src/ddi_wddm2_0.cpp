@@ -245,7 +245,7 @@ HRESULT TRITON_APIENTRY retrieveShaderComment(ddi::D3D10DDI_HDEVICE, ddi::D3D10D
 // after, around a sync token the runtime waits on and signals. Release submits this
 // device's work on the resource (as ResolveSharedResource), so the next owner sees it;
 // acquiring needs nothing more of the target (ordering between devices is the sharing
-// layer's, issue 10).
+// layer's).
 void TRITON_APIENTRY acquireResource(ddi::D3D10DDI_HDEVICE, ddi::D3D10DDI_HRESOURCE, HANDLE) {}
 
 void TRITON_APIENTRY releaseResource(ddi::D3D10DDI_HDEVICE hDevice, ddi::D3D10DDI_HRESOURCE, HANDLE) {

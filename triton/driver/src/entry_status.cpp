@@ -42,7 +42,7 @@ constexpr EntryNote kNotes[] = {
      "Triton's driver compiles no shader itself (the target does): the comment is empty (S_OK, one NUL)", kWddm2},
     {"pfnAcquireResource", EntryStatus::NothingToDo,
      "acquiring a shared resource needs nothing of the target: the previous owner's release submitted its work; "
-     "ordering between devices is the sharing layer's (issue 10)",
+     "ordering between devices is the sharing layer's",
      kWddm2},
     {"pfnReleaseResource", EntryStatus::Translated,
      "submits this device's work (the target context's Flush), as ResolveSharedResource", kWddm2},

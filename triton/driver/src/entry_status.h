@@ -2,7 +2,7 @@
 
 // What each entry of the device and DXGI tables does, for the ones that are not a
 // plain translation: the list the entry-status test prints and checks, so that no
-// table member is silently ignored (issue 12). An entry absent from this list is
+// table member is silently ignored. An entry absent from this list is
 // translated onto the target's API.
 
 #include <span>

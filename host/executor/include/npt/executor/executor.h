@@ -78,7 +78,7 @@ struct ExecutorHooks {
   std::function<uint8_t*(uint64_t size, uint32_t* region)> replyRegion;
   // Writes a push slot (query results, contract 3).
   std::function<void(uint32_t slot, const void* data, size_t size)> pushSlot;
-  // Writes a fence slot (fence values, issue 10; the guest reads it locally).
+  // Writes a fence slot (fence values; the guest reads it locally).
   std::function<void(uint32_t slot, uint64_t value)> fenceSlot;
   // A creation the guest answered S_OK for has no backend object: the validation rule that
   // refused it, or 0 when the backend (or an object it names) did.
@@ -140,7 +140,7 @@ public:
   // may sleep on the word with a plain address wait.
   static void waitOnSharedFenceWakeWord(const std::atomic<uint32_t>* word, uint32_t seen, uint32_t timeoutUs);
 
-  // Fences and sharing (issue 10) statistics: how long GPU Waits held this context.
+  // Fences and sharing statistics: how long GPU Waits held this context.
   struct FenceWaitStats {
     uint64_t waits = 0;          // Waits executed
     uint64_t blockedWaits = 0;   // Waits whose value was not reached on arrival
@@ -213,14 +213,14 @@ public:
   void ID3D11Device3_CreateQuery1(ObjectId self, const D3D11_QUERY_DESC1* desc, ObjectId query) override;
   void ID3D11Device3_CreateDeferredContext3(ObjectId self, UINT flags, ObjectId context) override;
 
-  // fences.cpp: emulated fences (issue 10)
+  // fences.cpp: emulated fences
   HRESULT ID3D11Device5_CreateFence(ObjectId self, UINT64 initial_value, UINT flags, UINT FenceSlot, ObjectId fence) override;
   HRESULT ID3D11Device5_OpenSharedFence(ObjectId self, UINT64 handle, UINT FenceSlot, ObjectId fence) override;
   HRESULT ID3D11Fence_CreateSharedHandle(ObjectId self, DWORD access, const WCHAR* name, UINT64* handle) override;
   void ID3D11DeviceContext4_Signal(ObjectId self, ObjectId fence, UINT64 value) override;
   void ID3D11DeviceContext4_Wait(ObjectId self, ObjectId fence, UINT64 value) override;
 
-  // sharing.cpp: shared resources and keyed mutexes (issue 10)
+  // sharing.cpp: shared resources and keyed mutexes
   HRESULT IDXGIResource_GetSharedHandle(ObjectId self, UINT64* pSharedHandle) override;
   HRESULT IDXGIResource1_CreateSharedHandle(ObjectId self, DWORD access, const WCHAR* name, UINT64* handle) override;
   HRESULT ID3D11Device_OpenSharedResource(ObjectId self, UINT64 hResource, UINT Flags, const GUID& ReturnedInterface, ObjectId ppResource, D3D11_TEXTURE2D_DESC* pTexture2DDesc, D3D11_BUFFER_DESC* pBufferDesc) override;
