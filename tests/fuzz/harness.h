@@ -43,4 +43,10 @@ Outcome runHostInfo(const uint8_t* data, size_t size);
 // rejection, else the executor's FatalCode (0 if the context stayed alive).
 Outcome runExecutor(const uint8_t* data, size_t size);
 
+// (f) Sharing registry: the section every worker of a server instance writes, from an
+// image in the bytes, driven through the registry's API by an honest worker while hostile
+// writes (some by a second thread during a call) change it (registry_input.h). code = 1
+// when the image's header is refused at attach, else 0.
+Outcome runRegistry(const uint8_t* data, size_t size);
+
 }  // namespace npt::fuzz

@@ -35,14 +35,18 @@ std::vector<uint8_t> readFile(const fs::path& path) {
 // expectRejected: the input is hostile by construction (it made the host misbehave),
 // so the fixed code must refuse it with a stable code.
 // The harness itself reports codes outside the stable set as broken.
-void replay(const char* target, npt::fuzz::Outcome (*run)(const uint8_t*, size_t), bool expectRejected) {
+// repeat: inputs whose failure needed a race (the registry's second writer thread) run
+// several times, so that the old code fails the test with some certainty.
+void replay(const char* target, npt::fuzz::Outcome (*run)(const uint8_t*, size_t), bool expectRejected,
+            int repeat = 1) {
   const auto files = crashers(target);
   if (files.empty())
     GTEST_SKIP() << "no saved crashers for " << target;
   for (const fs::path& path : files) {
     SCOPED_TRACE(path.filename().string());
     const std::vector<uint8_t> bytes = readFile(path);
-    const npt::fuzz::Outcome outcome = run(bytes.data(), bytes.size());
+    npt::fuzz::Outcome outcome;
+    for (int i = 0; i < repeat && outcome.broken.empty(); i++) outcome = run(bytes.data(), bytes.size());
     EXPECT_EQ(outcome.broken, "");
     if (expectRejected) {
       EXPECT_FALSE(outcome.accepted);
@@ -58,6 +62,7 @@ TEST(FuzzRegressions, Transport) { replay("transport", npt::fuzz::runTransport, 
 TEST(FuzzRegressions, Protocol) { replay("protocol", npt::fuzz::runProtocol, true); }
 TEST(FuzzRegressions, HostInfo) { replay("hostinfo", npt::fuzz::runHostInfo, true); }
 TEST(FuzzRegressions, Executor) { replay("executor", npt::fuzz::runExecutor, false); }
+TEST(FuzzRegressions, Registry) { replay("registry", npt::fuzz::runRegistry, false, 100); }
 
 // The samples' real streams (tests/fuzz/capture_seeds): what a well-behaved guest sends
 // must pass the whole host path on the recording backend without a finding.

@@ -1,8 +1,10 @@
 // Writes seed corpora for the protocol and transport targets from valid command
 // streams: the generated guest encoders for the protocol, and the guest's RingWriter
 // over a context's shared memory (in the transport target's input format) for the
-// transport, and serialized HostInfo structures for the host-info parser.
-// Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol, <dir>/transport, <dir>/hostinfo, <dir>/executor)
+// transport, serialized HostInfo structures for the host-info parser, and registry
+// sections filled by honest calls plus operation scripts for the registry target.
+// Usage: npt-fuzz-seeds <dir>  (creates <dir>/protocol, <dir>/transport, <dir>/hostinfo, <dir>/executor,
+// <dir>/registry)
 
 #include <cstddef>
 #include <cstdio>
@@ -19,7 +21,9 @@
 #include "npt/protocol/negotiation.h"
 #include "npt/protocol/writer.h"
 #include "npt_encode.h"
+#include "npt/sharing/registry.h"
 #include "npt_ids.h"
+#include "registry_input.h"
 #include "transport_image.h"
 
 namespace {
@@ -393,6 +397,137 @@ std::vector<std::vector<uint8_t>> executorStreams() {
   return streams;
 }
 
+// Registry target inputs (registry_input.h): operation scripts over an empty section, and
+// sections an honest registry filled (header and first entries as the image; or one
+// entry copied over the whole table, its holder a process that does not run), with
+// scripts that name their entries, rewrite their words, and rewrite them from a second
+// thread during a call.
+class RegistrySeed {
+public:
+  RegistrySeed(uint8_t flags, const std::vector<uint8_t>& image = {}, uint16_t offset8 = 0, uint8_t copies = 0) {
+    bytes = {flags, uint8_t(image.size()), uint8_t(image.size() >> 8), uint8_t(offset8), uint8_t(offset8 >> 8), copies};
+    bytes.insert(bytes.end(), image.begin(), image.end());
+  }
+  RegistrySeed& op(npt::fuzz::RegistryOp op) { return u(op, 1); }
+  RegistrySeed& u(uint64_t value, int size) {
+    for (int i = 0; i < size; i++) bytes.push_back(uint8_t(value >> (8 * i)));
+    return *this;
+  }
+  RegistrySeed& tracked(uint8_t i) { return u(uint8_t(i * 4), 1); }
+  RegistrySeed& entry(uint8_t i) { return u(1, 1).u(i, 1); }
+  RegistrySeed& name(const char* text) {
+    u(std::strlen(text), 1);
+    for (const char* p = text; *p; p++) u(uint8_t(*p), 1);
+    return *this;
+  }
+  RegistrySeed& create(uint8_t kind, uint8_t flags, uint8_t context, uint32_t bytes, const char* nm) {
+    op(npt::fuzz::OpCreate).u(kind, 1).u(flags, 1).u(context, 1).u(uint64_t(bytes) << 1, 4).u(1, 1);
+    return nm ? name(nm) : u(0, 1);
+  }
+  // The next operation runs while a second thread writes a and b over [offset, +length).
+  RegistrySeed& concurrent(uint32_t offset, uint16_t length, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                           uint16_t iterations) {
+    op(npt::fuzz::OpConcurrent).u(offset, 4).u(length, 2).u(a.size(), 1);
+    for (uint8_t x : a) u(x, 1);
+    u(b.size(), 1);
+    for (uint8_t x : b) u(x, 1);
+    return u(iterations, 2);
+  }
+  std::vector<uint8_t> bytes;
+};
+
+std::vector<std::vector<uint8_t>> registrySeeds() {
+  using namespace npt::fuzz;
+  using namespace npt::sharing;
+  std::vector<std::vector<uint8_t>> seeds;
+  std::vector<uint64_t> words(Registry::sectionBytes() / 8);
+  std::string error;
+  auto registry = Registry::attach(reinterpret_cast<uint8_t*>(words.data()), Registry::sectionBytes(), true, &error, 1000);
+  if (!registry) {
+    std::fprintf(stderr, "registry seeds: %s\n", error.c_str());
+    return seeds;
+  }
+  const uint32_t entryBytes = uint32_t(Registry::sectionBytes() / kCapacity);
+  const uint32_t headerBytes = uint32_t(Registry::sectionBytes() - uint64_t(entryBytes) * kCapacity);
+  const uint32_t desc[kDescWords] = {64, 32, 1, 1, 28, 1, 0, 0, 8, 0, 2, 0};
+
+  // An honest life cycle on an empty section.
+  RegistrySeed life(0);
+  life.create(1, kFlagLegacyHandle, 1, 4096, nullptr)
+      .create(0, kFlagNtHandle | kFlagKeyedMutex, 2, 1024, "surface")
+      .create(2, kFlagNtHandle, 3, 0, nullptr);
+  life.op(OpLookup).tracked(0).op(OpAcquireReference).tracked(0).u(1, 1).op(OpAcquireReference).tracked(1).u(4 | 2, 1);
+  life.op(OpFindByName).name("surface").op(OpAddGuestObject).tracked(1).op(OpReleaseReference).tracked(1);
+  life.op(OpOrphans).op(OpGuestObjects).tracked(1).op(OpTryAcquireMutex).tracked(1).u(2, 1).u(0, 1);
+  life.op(OpReleaseMutex).tracked(1).u(2, 1).u(1, 1).op(OpSetFenceValue).tracked(2).u(42, 8);
+  life.op(OpSyncEpoch).u(1, 1).u(0, 2).op(OpSyncEpoch).u(0, 1).u(100, 2).op(OpCountCopy).tracked(0).u(4096, 4);
+  life.op(OpHolders).tracked(0).op(OpRegisterOrphanHolder).op(OpServerHeld).tracked(1).u(1, 1);
+  life.op(OpReleaseGuestObject).tracked(1).op(OpReleaseReference).tracked(0).op(OpReleaseReference).tracked(0);
+  life.op(OpAbandonMutex).tracked(1).u(2, 1).op(OpReclaim).op(OpLiveEntries);
+  seeds.push_back(life.bytes);
+
+  // A section an honest registry filled: eight entries of every kind, names, guest
+  // objects, a held keyed mutex, a fence value.
+  std::vector<uint64_t> handles;
+  for (uint32_t i = 0; i < 8; i++) {
+    const Kind kind = i % 3 == 0 ? Kind::Texture2D : i % 3 == 1 ? Kind::Buffer : Kind::Fence;
+    const std::u16string name = u"shared-" + std::u16string(1, char16_t(u'0' + i));
+    handles.push_back(registry->create(i + 1, kind, (i & 1 ? kFlagNtHandle : kFlagLegacyHandle) | (i == 3 ? kFlagKeyedMutex : 0),
+                                       desc, 256 * (i + 1), i % 2 ? name.c_str() : nullptr));
+  }
+  registry->addGuestObject(handles[1]);
+  registry->addGuestObject(handles[5]);
+  registry->releaseReference(handles[5]);   // an orphan
+  registry->tryAcquireKeyedMutex(handles[3], 4, 0);
+  registry->setFenceValue(handles[2], 7);
+  const uint8_t* raw = registry->rawData();
+  const std::vector<uint8_t> filled(raw, raw + headerBytes + 8 * entryBytes);
+  for (uint8_t flags : {0, 1, 3}) {
+    RegistrySeed seed(flags, filled);
+    for (uint8_t i = 0; i < 8; i++) seed.op(OpLookup).entry(i).op(OpAcquireReference).entry(i).u(4, 1);
+    seed.op(OpFindByName).name("shared-3").op(OpOrphans).op(OpReleaseGuestObject).entry(5);
+    seed.op(OpTryAcquireMutex).entry(3).u(5, 1).u(0, 1).op(OpReleaseMutex).entry(3).u(4, 1).u(0, 1);
+    seed.op(OpWriteEntryWord).u(2, 1).u(5, 2).u(0, 4).op(OpReleaseReference).entry(2).op(OpLiveEntries);
+    seeds.push_back(seed.bytes);
+  }
+
+  // One entry (a texture held by a process that does not run) over the whole table: a
+  // full table, reclaimed by create.
+  {
+    std::vector<uint8_t> entry(raw + headerBytes, raw + headerBytes + entryBytes);
+    // The first holder record (EntryRecord: holders at byte 272, 16 bytes each: pid,
+    // references, start time): a pid beyond any process's.
+    const uint32_t deadPid = 0x7ffffff0;
+    std::memcpy(entry.data() + 272, &deadPid, 4);
+    RegistrySeed full(0, entry, uint16_t(headerBytes / 8), 255);
+    full.create(2, 0, 9, 0, nullptr).op(OpReclaim).create(1, kFlagLegacyHandle, 9, 64, "after").op(OpLiveEntries);
+    seeds.push_back(full.bytes);
+  }
+
+  // Hostile writes between calls and from a second thread during one.
+  for (uint8_t i = 0; i < 4; i++) {
+    RegistrySeed seed(0, filled);
+    const uint32_t at = headerBytes + i * entryBytes;
+    seed.op(OpWrite).u(at + 20, 4).u(4, 1).u(0xffffffff, 4).op(OpLookup).entry(i);
+    // State, generation and kind flipped to garbage and back while lookups run.
+    seed.concurrent(at, 16, {1, 0, 0, 0}, {0, 0, 0, 0, 7, 0, 0, 0}, 4096).op(OpAcquireReference).entry(i).u(4, 1);
+    seed.concurrent(at, 12, {0xff}, {1, 0, 0, 0}, 4096).op(OpLookup).entry(i);
+    // The entry freed and live again, in turn, while it is opened and released.
+    seed.concurrent(at, 4, {1, 0, 0, 0}, {0, 0, 0, 0}, 4096).op(OpAcquireReference).entry(i).u(4, 1);
+    seed.concurrent(at, 4, {0, 0, 0, 0}, {1, 0, 0, 0}, 4096).op(OpReleaseReference).entry(i);
+    // The lock word changing under a create, the holder records rewritten during one.
+    seed.concurrent(20, 4, {1, 2, 3, 4}, {5, 6, 7, 8}, 256).create(0, 0, 1, 64, nullptr);
+    seed.concurrent(at + 272, 256, {0x11, 0x22, 0x33, 0x44}, {0}, 8192).create(1, kFlagLegacyHandle, 1, 64, nullptr);
+    seed.concurrent(at + 80, 128, {'x', 0}, {0}, 4096).op(OpFindByName).name("shared-1");
+    seed.concurrent(40, 8, {1, 0, 0, 0, 1, 0, 0, 0}, {2, 0, 0, 0, 0, 0, 0, 0}, 4096).op(OpSyncEpoch).u(0, 1).u(500, 2);
+    seed.concurrent(at + uint32_t(entryBytes - 8), 8, {1, 0, 0, 0}, {0, 0, 0, 1}, 4096).op(OpReleaseGuestObject).entry(i);
+    seed.concurrent(at, 256, {3}, {1, 0, 0, 0}, 4096).op(OpReclaim);
+    seed.op(OpOrphans).op(OpLiveEntries);
+    seeds.push_back(seed.bytes);
+  }
+  return seeds;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s <dir>\n", argv[0]);
@@ -417,6 +552,10 @@ int main(int argc, char** argv) {
   const auto executor = executorStreams();
   for (size_t i = 0; i < executor.size(); i++)
     save(root / "executor" / ("stream-" + std::to_string(i)), executor[i]);
+  fs::create_directories(root / "registry");
+  const auto registry = registrySeeds();
+  for (size_t i = 0; i < registry.size(); i++)
+    save(root / "registry" / ("script-" + std::to_string(i)), registry[i]);
   const auto transport = transportSeeds();
   for (size_t i = 0; i < transport.size(); i++)
     save(root / "transport" / ("context-" + std::to_string(i)), transport[i]);

@@ -88,7 +88,8 @@ constexpr uint32_t kLive = 1;
 constexpr uint32_t kMaxReferences = 1u << 20;
 constexpr uint32_t kMaxGuestObjects = 1u << 20;
 constexpr uint64_t kSectionBytes = sizeof(RegistryHeader) + uint64_t(kCapacity) * sizeof(EntryRecord);
-// A lock held longer than this belongs to a worker that died inside it.
+// A lock held longer than this belongs to a worker that died inside it (Registry::attach
+// may shorten it for tests and fuzzing).
 constexpr auto kLockSteal = std::chrono::milliseconds(250);
 
 static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<uint32_t>::is_always_lock_free,
@@ -126,6 +127,31 @@ size_t nameLength(const char16_t* name) {
   size_t n = 0;
   while (n < kNameUnits && name[n]) n++;
   return n;
+}
+
+// What the creator of a section writes, ready last.
+void writeHeader(RegistryHeader* header) {
+  header->magic = kMagic;
+  header->version = kVersion;
+  header->capacity = kCapacity;
+  header->entrySize = sizeof(EntryRecord);
+  header->ready.store(1, std::memory_order_release);
+}
+
+bool headerValid(const RegistryHeader* header) {
+  return header->ready.load(std::memory_order_acquire) && header->magic == kMagic && header->version == kVersion &&
+         header->capacity == kCapacity && header->entrySize == sizeof(EntryRecord);
+}
+
+// The handle of entry `index` as entry() accepts it, or 0. Kind and generation are read
+// once (a hostile worker may change them between two reads), and the generation whole:
+// entry() compares all 32 bits, so a handle made of its low half alone named no live entry
+// when the high half held garbage, and a low half of 0 made a malformed handle.
+uint64_t handleOf(const EntryRecord& e, uint32_t index) {
+  const uint32_t kind = *static_cast<const volatile uint32_t*>(&e.kind);
+  const uint32_t generation = e.generation.load(std::memory_order_acquire);
+  if (!validKind(kind) || generation == 0 || generation > 0xffff) return 0;
+  return encodeHandle(Kind(kind), index, generation);
 }
 
 bool sameName(const char16_t* stored, const char16_t* name) {
@@ -217,24 +243,20 @@ std::unique_ptr<Registry> Registry::open(const std::string& instance, std::strin
   }
   auto* header = reinterpret_cast<RegistryHeader*>(registry->m_section.data());
   if (created) {
-    header->magic = kMagic;
-    header->version = kVersion;
-    header->capacity = kCapacity;
-    header->entrySize = sizeof(EntryRecord);
-    header->ready.store(1, std::memory_order_release);
+    writeHeader(header);
   } else {
     // The creator fills the header right after creating the section.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     while (!header->ready.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
-  if (!header->ready.load(std::memory_order_acquire) || header->magic != kMagic || header->version != kVersion ||
-      header->capacity != kCapacity || header->entrySize != sizeof(EntryRecord)) {
+  if (!headerValid(header)) {
     if (error) *error = "the sharing section " + registryName(instance) + " holds another layout";
     return nullptr;
   }
   registry->m_header = header;
   registry->m_entries = reinterpret_cast<EntryRecord*>(registry->m_section.data() + sizeof(RegistryHeader));
+  registry->m_lockSteal = kLockSteal;
   std::random_device random;
   do registry->m_lockToken = random(); while (registry->m_lockToken == 0);
   // Whatever a killed worker left behind is taken back by the next context that opens it.
@@ -242,6 +264,33 @@ std::unique_ptr<Registry> Registry::open(const std::string& instance, std::strin
   // A new instance: the files of crashed servers go now (nothing else would remove them).
   if (created) removeStaleSections();
   return registry;
+}
+
+std::unique_ptr<Registry> Registry::attach(uint8_t* memory, uint64_t size, bool initialize, std::string* error,
+                                           uint32_t lockStealUs) {
+  if (!memory || size < kSectionBytes || reinterpret_cast<uintptr_t>(memory) % alignof(RegistryHeader)) {
+    if (error) *error = "the memory cannot hold a sharing registry";
+    return nullptr;
+  }
+  auto* header = reinterpret_cast<RegistryHeader*>(memory);
+  if (initialize) writeHeader(header);
+  if (!headerValid(header)) {
+    if (error) *error = "the memory holds another layout";
+    return nullptr;
+  }
+  std::unique_ptr<Registry> registry(new Registry());
+  registry->m_header = header;
+  registry->m_entries = reinterpret_cast<EntryRecord*>(memory + sizeof(RegistryHeader));
+  registry->m_lockSteal = std::chrono::microseconds(lockStealUs);
+  std::random_device random;
+  do registry->m_lockToken = random(); while (registry->m_lockToken == 0);
+  return registry;
+}
+
+uint64_t Registry::sectionBytes() { return kSectionBytes; }
+
+void Registry::unlinkContent(uint64_t handle) const {
+  if (!m_instance.empty()) Section::unlinkName(contentName(m_instance, handle));
 }
 
 #if defined(_WIN32)
@@ -321,7 +370,7 @@ void Registry::lock() {
     if (expected != seen) {
       seen = expected;
       start = std::chrono::steady_clock::now();
-    } else if (std::chrono::steady_clock::now() - start > kLockSteal) {
+    } else if (std::chrono::steady_clock::now() - start > m_lockSteal) {
       // The same holder for 250 ms: sections under this lock are a few stores long, so
       // the holder died inside one. Take the lock over.
       if (m_header->lock.compare_exchange_strong(expected, m_lockToken, std::memory_order_acquire)) return;
@@ -399,7 +448,14 @@ uint64_t Registry::createOnce(uint32_t context, Kind kind, uint32_t flags, const
     e.guestObjects.store(0, std::memory_order_relaxed);
     e.serverHeld.store(0, std::memory_order_relaxed);
     clearHolders(e);
-    holderSlot(e, currentProcess(), true)->references.store(1, std::memory_order_relaxed);
+    // The first holder record is this process's, written directly: searching for a free
+    // one (holderSlot) finds none when a hostile worker refills the records between the
+    // clearing and the search, and the null record was dereferenced.
+    const ProcessIdentity self = currentProcess();
+    HolderRecord& holder = e.holders[0];
+    holder.references.store(1, std::memory_order_relaxed);
+    holder.started.store(self.started, std::memory_order_relaxed);
+    holder.pid.store(self.pid, std::memory_order_relaxed);
     e.state.store(kLive, std::memory_order_release);
     handle = encodeHandle(kind, i, generation);
     break;
@@ -445,8 +501,12 @@ LookupError Registry::acquireReference(uint64_t handle, Kind expected, bool ntOp
   if (error == LookupError::Ok && info.kind != Kind::Fence && !ntOpen && !(info.flags & kFlagLegacyHandle))
     error = LookupError::NeedsNtOpen;
   if (error == LookupError::Ok) {
+    // Looked up again: a hostile worker may have freed or rewritten the entry since lookup
+    // read it (the lock binds honest workers only), and the null entry was dereferenced.
     EntryRecord* e = entry(handle);
-    if (HolderRecord* holder = holderSlot(*e, currentProcess(), true)) {
+    if (!e) {
+      error = LookupError::NotShared;
+    } else if (HolderRecord* holder = holderSlot(*e, currentProcess(), true)) {
       holder->references.fetch_add(1, std::memory_order_relaxed);
       e->references.fetch_add(1, std::memory_order_acq_rel);
     } else {
@@ -505,7 +565,7 @@ void Registry::releaseReference(uint64_t handle) {
   unlock();
   // Native content sections are files: nobody can open the entry any more, so its name
   // goes (mappings stay valid). Windows sections vanish with their last handle.
-  if (freed) Section::unlinkName(contentName(m_instance, handle));
+  if (freed) unlinkContent(handle);
 }
 
 bool Registry::addGuestObject(uint64_t handle) {
@@ -533,7 +593,7 @@ bool Registry::releaseGuestObject(uint64_t handle) {
     }
   }
   unlock();
-  if (freed) Section::unlinkName(contentName(m_instance, handle));
+  if (freed) unlinkContent(handle);
   return released;
 }
 
@@ -551,10 +611,8 @@ std::vector<uint64_t> Registry::orphans() const {
   std::vector<uint64_t> result;
   for (uint32_t i = 0; i < kCapacity; i++) {
     const EntryRecord& e = m_entries[i];
-    const uint32_t generation = e.generation.load(std::memory_order_acquire) & 0xffff;
-    if (e.state.load(std::memory_order_acquire) == kLive && e.references.load(std::memory_order_acquire) == 0 &&
-        validKind(e.kind) && generation)
-      result.push_back(encodeHandle(Kind(e.kind), i, generation));
+    if (e.state.load(std::memory_order_acquire) == kLive && e.references.load(std::memory_order_acquire) == 0)
+      if (const uint64_t handle = handleOf(e, i)) result.push_back(handle);
   }
   return result;
 }
@@ -593,9 +651,8 @@ uint64_t Registry::findByName(const char16_t* name) {
   uint64_t handle = 0;
   for (uint32_t i = 0; i < kCapacity && !handle; i++) {
     EntryRecord& e = m_entries[i];
-    if (e.state.load(std::memory_order_acquire) == kLive && (e.flags & kFlagNamed) && validKind(e.kind) &&
-        sameName(e.name, name))
-      handle = encodeHandle(Kind(e.kind), i, e.generation.load(std::memory_order_relaxed) & 0xffff);
+    if (e.state.load(std::memory_order_acquire) == kLive && (e.flags & kFlagNamed) && sameName(e.name, name))
+      handle = handleOf(e, i);
   }
   unlock();
   return handle;
@@ -719,8 +776,7 @@ Reclaimed Registry::reclaimDeadHolders() {
     // host anything (an orphan could only leak).
     const uint32_t references = e.references.load(std::memory_order_acquire);
     if (references <= dropped || references > kMaxReferences) {
-      const uint32_t generation = e.generation.load(std::memory_order_relaxed) & 0xffff;
-      if (validKind(e.kind) && generation) freed.push_back(encodeHandle(Kind(e.kind), i, generation));
+      if (const uint64_t handle = handleOf(e, i)) freed.push_back(handle);
       freeLocked(e);
       result.freedEntries++;
     } else {
@@ -728,7 +784,7 @@ Reclaimed Registry::reclaimDeadHolders() {
     }
   }
   unlock();
-  for (uint64_t handle : freed) Section::unlinkName(contentName(m_instance, handle));
+  for (uint64_t handle : freed) unlinkContent(handle);
   if (result.abandonedMutexes) wakeSyncWaiters();
   return result;
 }

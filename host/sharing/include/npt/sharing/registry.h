@@ -18,6 +18,7 @@
 // exactly one allocation of one entry: once the entry is freed, the handle stays invalid.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -148,6 +149,16 @@ public:
   // holds something else. Opening an existing registry with create (what contexts do)
   // reclaims the references of processes that died holding them.
   static std::unique_ptr<Registry> open(const std::string& instance, std::string* error, bool create = true);
+  // Tests and fuzzing: a registry over memory the caller owns instead of a named section
+  // (so no other process can see it), at least sectionBytes() long, 8-byte aligned, and
+  // outliving the registry. initialize: write a fresh header first (as the creator of a
+  // section does); else the header there must be valid (as for an opener). It has no
+  // instance, so it names and unlinks no content files. lockStealUs: how long one holder
+  // of the allocation lock is waited for before it is taken over (production: 250 ms; the
+  // fuzzer shortens it so that a lock word left set by a hostile worker costs it little).
+  static std::unique_ptr<Registry> attach(uint8_t* memory, uint64_t size, bool initialize, std::string* error,
+                                          uint32_t lockStealUs = 250000);
+  static uint64_t sectionBytes();   // the size of a registry section
   // Native only: removes the registry and content files of server instances that ended
   // without removing them (crashed or killed servers): files of an instance whose process
   // no longer runs, that no process has open, last modified a minute ago or earlier.
@@ -236,8 +247,8 @@ public:
   uint32_t liveEntries() const;
 
   // Tests: the raw section (to corrupt it as a hostile worker would).
-  uint8_t* rawData() const { return m_section.data(); }
-  uint64_t rawSize() const { return m_section.size(); }
+  uint8_t* rawData() const { return reinterpret_cast<uint8_t*>(m_header); }
+  uint64_t rawSize() const { return sectionBytes(); }
 
 private:
   Registry() = default;
@@ -249,12 +260,16 @@ private:
   // Under the lock: frees an entry (its content name is unlinked by the caller).
   void freeLocked(EntryRecord& entry);
   bool keepsOrphanLocked(const EntryRecord& entry) const;
+  // Removes the content file of a freed entry's handle (natively; nothing for an attached
+  // registry, which has no instance and so no content files).
+  void unlinkContent(uint64_t handle) const;
 
   std::string m_instance;
   Section m_section;
   RegistryHeader* m_header = nullptr;
   EntryRecord* m_entries = nullptr;
   uint32_t m_lockToken = 0;
+  std::chrono::microseconds m_lockSteal{250000};   // open: 250 ms (registry.cpp, kLockSteal)
 };
 
 }  // namespace npt::sharing

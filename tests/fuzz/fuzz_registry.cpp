@@ -1,0 +1,3 @@
+#include "fuzz_entry.h"
+
+NPT_FUZZ_ENTRY(npt::fuzz::runRegistry)
