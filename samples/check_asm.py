@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Assembles one sample shader with `dxbc-tool asm` and hands the container to
 an independent consumer: vkd3d-shader (vkd3d-compiler, DXBC -> SPIR-V) and
 spirv-val, when they are installed. The container is left at OUT for runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs each sample twice and requires byte-identical frames (and, with
 --check, that both runs pass the sample's own pixel checks).
 

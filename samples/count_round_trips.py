@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Counts the synchronous round trips each sample makes through Neptune per frame
 (the target: none in steady state) and fails on any the sample did not ask for.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: arbitrary bytes through the reader, signature parser, scanner,
 // strip and rebuild, and as raw DDI data (tokens + entries). Built and run by
 // run_fuzz.sh (clang, -fsanitize=fuzzer,address,undefined); not part of the test suite.

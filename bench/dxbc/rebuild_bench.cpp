@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rebuild time per shader (tokens + DDI entries → complete container with signatures
 // and checksum) against a memcpy of the rebuilt container's bytes in the same run.
 //

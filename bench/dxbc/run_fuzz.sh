@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Fuzz the dxbc reader and rebuild with libFuzzer for SECONDS (default 60), seeded with
 # the corpus. usage: bench/dxbc/run_fuzz.sh [SECONDS]
 set -euo pipefail

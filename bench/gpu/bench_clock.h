@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Time and medians of the gpu benches (frame_bench.cpp, share_bench.cpp).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs on the device machine (one NVIDIA GPU, no display, no network), from the repository
 # root, with build/devicebench/gpu carried (bench/gpu/stage.sh made it). Figures to stdout;
 # logs under $OUT when the device tool sets it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // many_draws' frame on a real D3D11 backend (DXVK-native on a GPU), three ways, rounds
 // alternating, in one process (bench/gpu/README.md):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // many_draws' frame as wire commands (samples/many_draws, samples/common/quad_grid.cpp),
 // shared by the in-process executor mode and the neptune-server mode of gpu-frame-bench.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A stand-in libSDL2-2.0.so.0 for DXVK-native v2.2 on a GPU machine without a display
    (bench/gpu/README.md). DXVK v2.2 asks SDL2 for the Vulkan instance extensions of its
    window system while it creates its instance, windows or not; with no display SDL has no

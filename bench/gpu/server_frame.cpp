@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "server_frame.h"
 
 #include <signal.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // gpu-frame-bench's server mode: many_draws' frame sent by a guest connection through the
 // transport's ring to a neptune-server started here, whose worker process decodes,

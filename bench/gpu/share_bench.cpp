@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A texture shared between two contexts on a real backend (bench/gpu/README.md),
 // two ways, rounds alternating, in one process (two executors of one sharing instance, as
 // neptune-server's contexts are):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Stages what a GPU run on the device machine needs into build/devicebench/gpu (ignored by
 # git; the device tool's `carry`): the native bench, neptune-server and the host tests, DXVK-native's two
 # libraries, the headless SDL2 stand-in and the GL/Vulkan loader packages NVIDIA's Vulkan

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the Windows sample benchmarks (bench/samples/frame_ratio.py,
 bench/triton/deferred_ratio.py) share: the server's malloc settings, the load
 average and one logged run of a sample program."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the Windows sample benchmarks' run.sh scripts share (bench/samples, bench/triton).
 # Sourced from the repository root.
 

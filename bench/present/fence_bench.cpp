@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Producer-to-compositor latency and fence wait overhead across two guest processes
 // (bench/present): one frame in flight at a time, so each figure is pure latency.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Cross-process fence latency, a baseline against the default, in one run:
 bench-fence.exe against a neptune-server.exe started with the baseline's setting and one
 with the default, rounds alternating; medians of the per-run medians and their ratio

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Present throughput of a guest swapchain (bench/present): clears the back buffer to a
 // colour that changes every frame and presents with sync interval 0, --frames times, then
 // waits for the last frame (a 1-pixel readback of the back buffer, which executes after

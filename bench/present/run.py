@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Present throughput through Neptune's host presenter (NPT_PRESENT=window): the GPU path
 (the back buffer copied by the GPU into the window's swapchain, zero CPU copies) against
 the CPU-copy path (NPT_PRESENT_COPY=cpu: read back, upload), at 1920x1080 and 3840x2160,

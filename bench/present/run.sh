@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Present benchmarks (README.md): builds what they need, owns its Wine environment.
 # Usage: bench/present/run.sh [run.py options, e.g. --frames 60 --rounds 3]
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Synthetic "game frame" through the Neptune codec: ~5,000 calls of state
 // setters, constant-buffer updates and draws. Reports bytes/command, encode
 // ns/command, decode+dispatch ns/command into a no-op backend, and memcpy of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame mix encoded 10 times and decoded (decodePrivate) 10 times, for counting
 // instructions rather than time on a shared machine without hardware counters:
 //   valgrind --tool=callgrind build/native/bench/protocol/protocol_frame_instructions

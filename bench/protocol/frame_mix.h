@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The synthetic "game frame" of the protocol benchmarks: ~5,000 calls of state

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs the frame benchmark's one-loop ratio (BM_RatioToMemcpy) several times and prints,
 # per run, the load average and the figures the targets ask for (README.md here).
 #   bench/protocol/run.sh [--runs N] [--build DIR] [--min-time SECONDS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Frame time of samples run directly on the backend (Wine's d3d11) versus
 through Neptune (our d3d11.dll/dxgi.dll -> neptune-server.exe on the same
 backend), as ratios measured in one run: the machine is shared and noisy, so

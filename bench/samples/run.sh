@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Frame time directly vs through Neptune on the same backend (Wine's d3d11), as ratios from
 # one run. Builds what it needs (the Windows build only, -j2), owns its Wine environment.
 # Usage: bench/samples/run.sh [--priority] [frame_ratio.py options, e.g. --samples many_draws --frames 60]

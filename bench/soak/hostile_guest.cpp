@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hostile guest of the soak (bench/soak/soak.py): for a given time it connects to
 // neptune-server.exe and attacks its own context with
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Soak of neptune-server.exe: for a given time, one server serves
 
   guest A  the samples one after another, a few frames each (a new process,

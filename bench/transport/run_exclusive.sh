@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs a benchmark in its own session (scheduler autogroup) with that group's nice at -20,
 # so that on a shared machine its threads run side by side instead of being time-sliced
 # against other sessions. Needs root for the negative nice; otherwise runs as is.

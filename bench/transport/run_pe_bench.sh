@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # PE-guest-to-native-server round trips: starts neptune-server (native build) and runs
 # transport_pe_guest.exe (Windows build) under Wine against it, next to the native
 # guest's figures from transport_bench.

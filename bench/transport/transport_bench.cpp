@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transport benchmarks. Each figure comes with its baseline from the same run:
 //   ring throughput: frame-mix commands through the full stack (guest library → ring →
 //     HostContext copy-out → no-op dispatcher) vs the raw ring (same-size records, bare

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Driver command lists versus the runtime's emulation of deferred contexts, through
 Triton, as a ratio measured in one run (the target: multi-threaded recording
 faster than the emulated mode).

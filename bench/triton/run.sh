@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Driver command lists vs the runtime's emulation of deferred contexts through Triton, as a
 # ratio from one run (deferred_ratio.py). Builds what it needs (the Windows build only,
 # -j2), owns its Wine environment.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Little-endian loads/stores on byte buffers; callers check bounds first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/checksum.h"
 
 #include <cstring>

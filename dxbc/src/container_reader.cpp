@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/container.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/ddi_signature.h"
 
 #include "byte_io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/ddi_strip.h"
 
 #include <cstdio>

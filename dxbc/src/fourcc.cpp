@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/fourcc.h"
 
 namespace dxbc {

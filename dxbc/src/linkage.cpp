@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Input-layout and stream-output references → rebuilt signature semantics.
 
 #include "dxbc/linkage.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Signature rebuild: DDI entries ∪ declarations → named, sorted signature elements.
 
 #include "dxbc/rebuild.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/shader_code.h"
 
 #include "byte_io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/signature.h"
 
 #include <cstring>

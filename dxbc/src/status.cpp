@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/status.h"
 
 namespace dxbc {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Canonical names of system values and the two numbering schemes: D3D10_SB_NAME in tokens
 // and DDI entries (tess factors per edge), D3D_NAME in signature chunks (per kind).
 

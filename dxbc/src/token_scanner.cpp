@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/token_scanner.h"
 
 namespace dxbc {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-assembled shaders (dxbc/tests/shaders and dxbc/asm/tests/shaders) extend the
 // corpus to cases fxc output in ../shared/corpus lacks: register-less depth variants
 // with oMask, clip/cull distances with array indices from the vertex shader, isoline

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DXBC checksum: the corpus pins it down; these tests make sure the corpus exercises
 // both final-block layouts and that every payload byte influences the result.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Access to ../shared/corpus/dxbc (real fxc output); tests skip when it is absent.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Corpus-wide properties: 11.0-stride component-type accuracy (reported) and generic
 // names consistent between producer and consumer stages.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every container of the corpus: checksum, byte-exact rewrite, strip → rebuild →
 // field-by-field comparison for both DDI strides and with entries dropped.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Malformed containers, signatures and token streams are rejected with the right code,
 // never read out of bounds (run under -fsanitize=address to prove the latter).
 

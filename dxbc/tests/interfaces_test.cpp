@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc/interfaces.h: the IFCE chunk written and read back, every truncation and a sample
 // of corruptions refused without reading outside the payload, interface declarations
 // from tokens, and the chunk a driver synthesizes from them.

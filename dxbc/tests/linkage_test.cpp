@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Input-layout and stream-output mapping against rebuilt corpus signatures.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Consumer equivalence with vkd3d-shader: every corpus shader and its rebuild (from what
 # the DDI delivers, given stride) must compile to byte-identical SPIR-V that spirv-val
 # accepts; a container with one flipped checksum byte must be refused (negative control).

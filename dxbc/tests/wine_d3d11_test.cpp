@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Wine's d3d11 and d3dcompiler as consumers of rebuilt containers: every corpus shader
 // and its rebuild (11.1 stride, from what the DDI delivers) must get the same answer
 // from Create*Shader, D3DReflect must report the same signature parameters, and input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-tool dump FILE: chunk table, signatures and the declarations the scanner sees.
 
 #include <cstdio>

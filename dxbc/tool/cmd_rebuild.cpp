@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-tool strip FILE -o OUT [--stride 11.0|11.1]
 //   container → what the D3D11 runtime hands a driver (DDIS file: tokens + entries).
 // dxbc-tool rebuild FILE [-o OUT] [--stride 11.0|11.1] [--drop-entries]

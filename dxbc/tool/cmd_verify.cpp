@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-tool verify FILE...: full structural validation (checksum, chunks, signatures,
 // token stream). Exit code 0 only if every file is valid.
 

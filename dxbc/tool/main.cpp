@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-tool: inspect, strip, rebuild and verify DXBC containers. Subcommands register
 // themselves (tool_command.h); this file only dispatches.
 

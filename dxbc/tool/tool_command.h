@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Subcommand registry of dxbc-tool. Every subcommand lives in its own source file and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The transport geometry the Neptune guest runtime asks a server for (Runtime::

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A transport the process's Neptune guest runtime uses instead of connecting to a server

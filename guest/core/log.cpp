@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mingw-w64's own printf (static, C99: %zu, %llu) rather than msvcrt's.
 #define __USE_MINGW_ANSI_STDIO 1
 #include "log.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "private_data.h"
 
 #include <cstring>

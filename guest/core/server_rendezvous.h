@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The server address NPT_SERVER names, as the transport's connect() expects it: a Unix

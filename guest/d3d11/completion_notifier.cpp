@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "completion_notifier.h"
 
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "context_state.h"
 
 #include <d3d10_1.h>

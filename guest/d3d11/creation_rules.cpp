@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "creation_rules.h"
 
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The d3d11.dll entry points: D3D11CreateDevice and D3D11CreateDeviceAndSwapChain.
 
 #include "context.h"

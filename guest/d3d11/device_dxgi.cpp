@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IDXGIDevice4 of the Neptune device: the DXGI face of the same COM object.
 
 #include "device.h"

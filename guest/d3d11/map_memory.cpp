@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "map_memory.h"
 
 #include "log.h"

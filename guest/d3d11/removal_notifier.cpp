@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "removal_notifier.h"
 
 #include <chrono>

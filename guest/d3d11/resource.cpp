@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "resource.h"
 
 #include <cstring>

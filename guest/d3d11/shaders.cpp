@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shaders.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shared_handle.h"
 
 #include <condition_variable>

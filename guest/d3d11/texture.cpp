@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "texture.h"
 
 #include "usage_rules.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DXGI exports of d3d11.dll (dxgi.dll forwards to them: guest/dll/dxgi.def), and the
 // default adapter d3d11 uses for devices created without one.
 #include <atomic>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "factory.h"
 
 #include <algorithm>

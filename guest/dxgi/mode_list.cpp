@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "mode_list.h"
 
 #include <algorithm>

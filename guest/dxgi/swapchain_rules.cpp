@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "swapchain_rules.h"
 
 namespace npt::guest::dxgi {

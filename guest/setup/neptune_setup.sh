@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Puts Neptune's d3d11.dll/dxgi.dll into a Wine prefix and takes them out again,
 # like DXVK's setup_dxvk.sh.
 #

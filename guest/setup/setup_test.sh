@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Test of neptune_setup.sh against a real Wine prefix: a hard-link clone of the test
 # run's prefix (seconds, no disk; the registry files are real copies and the script
 # never writes into an existing inode), with its own wineserver, killed at the end.

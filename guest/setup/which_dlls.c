@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Prints which d3d11.dll/dxgi.dll a program in this prefix loads: "d3d11=neptune" when
    d3d11.dll exports the DXGI entry points (only Neptune's does: its DXGI objects live in
    d3d11.dll), "dxgi=neptune" when dxgi.dll's CreateDXGIFactory2 resolves into that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "d3d11_catalogue.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The catalogue of invalid calls (d3d11_invalid_*_test.cpp): one table row per call, run

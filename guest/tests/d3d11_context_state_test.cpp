@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ID3DDeviceContextState and SwapDeviceContextState, against Wine's d3d11 (the
 // reference) and Neptune's: argument checks, the object's COM face, getters answering
 // the swapped-in state, references, and draws that use state restored by a swap

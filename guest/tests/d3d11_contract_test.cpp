@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // API contract of d3d11, one program for two implementations (d3d11_test_env.h):
 // Wine's own d3d11.dll, and Neptune's guest runtime through neptune-server.exe.
 // Every expectation here is Windows behaviour that both must show: reference counts

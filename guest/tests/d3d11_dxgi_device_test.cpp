@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IDXGIDevice::CreateSurface on the D3D11 device, against Wine's d3d11/dxgi (the
 // reference) and Neptune's: surfaces are single-mip 2D textures bound as the DXGI usage
 // says, device children like any texture.

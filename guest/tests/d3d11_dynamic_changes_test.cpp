@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DYNAMIC Unmaps send only what the application changed: small subresources
 // (under 16 KiB, mirrored by the host) send the bytes that differ from the map memory at
 // Map, also after WRITE_DISCARD and from deferred contexts; DYNAMIC textures from 16 KiB

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalogue's calls on a context (d3d11_catalogue.h): binds and copies Windows ignores
 // (the row reads the state or the bytes back: S_OK when nothing changed), Map and GetData
 // arguments Windows refuses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalogue's creations (d3d11_catalogue.h): resources, views, states, shaders, input
 // layouts, queries. Every row answers E_INVALIDARG on Windows and creates nothing.
 #include "d3d11_catalogue.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Neptune-only expectations of the guest runtime (skipped against Wine's d3d11):
 // round trips counted by the device's statistics (INptDevice) — device creation and
 // a steady-state frame — and the failure without a server.

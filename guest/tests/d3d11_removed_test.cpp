@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a removed device answers (Neptune only: Wine's d3d11 is never removed). Run as
 // its own test (guest/tests/meson.build) because removal ends the process's connection:
 // the server it starts has NPT_FENCE_TIMEOUT_MS=200, so a GPU Wait on a value nobody

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A server that accepts the connection but never answers the handshake: device creation
 // fails with E_FAIL after NPT_CONNECT_TIMEOUT_MS instead of hanging ("nothing
 // hangs"). Neptune only; part of guest_d3d11_no_server.

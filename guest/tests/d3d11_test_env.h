@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The implementation under test for the d3d11 contract tests: Wine's own d3d11.dll

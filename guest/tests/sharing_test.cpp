@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared resources, keyed mutexes and fences across processes, under Wine:
 // this program starts a neptune-server.exe, plays the producer in its own process and
 // starts itself again as the consumer (`--child <role> ...`), so every case runs through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <winsock2.h>
 
 #include "context_supervisor_win32.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "device_host.h"
 #include "hello_checks.h"
 #include "protocol_identity.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "device_server.h"
 #include "device_regions.h"
 #include "sharing_cleanup.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "device_server.h"
 #include "sharing_cleanup.h"
 #include "worker_process_win32.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "diagnostic_dispatch.h"
 
 #include <chrono>

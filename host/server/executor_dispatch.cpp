@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "executor_dispatch.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The worker's default dispatch: each command span the transport copied out goes through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ivshmem_server_linux.h"
 
 #include "neptune/transport/socket.h"

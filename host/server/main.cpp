@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // neptune-server: the render server, one worker process per context (Linux: forked;
 // Windows and Wine: neptune-server.exe started again with --worker).
 #include <cstdio>

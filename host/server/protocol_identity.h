@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The D3D11 protocol that the executor dispatch decodes, as a guest's transport Hello names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #define _CRT_RAND_S  // rand_s: the token must not be guessable
 #include <cstdlib>
 #include "server_win32.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sharing_cleanup.h"
 
 #include <cstdio>

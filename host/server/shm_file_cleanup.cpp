@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shm_file_cleanup.h"
 
 #include <dirent.h>

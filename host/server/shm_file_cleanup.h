@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The native server's /dev/shm files for PE guests: a context's own file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "worker_process_win32.h"
 #include "device_regions.h"
 

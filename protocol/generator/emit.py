@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """C++ emitters. Every generated file says it is generated; nothing here is
 meant to be edited by hand downstream."""
 import hashlib

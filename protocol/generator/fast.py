@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Straight-line encoders and decoders for the methods whose wire size the
 generator can compute from their arguments (every hot command: setters,
 draws, UpdateSubresource, most creates).

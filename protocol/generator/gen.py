@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Neptune protocol generator: registry + overlay + pinned ids -> C++.
 
     gen.py REGISTRY OVERLAY IDS OUTDIR [--check]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Registry + overlay + pinned ids -> a resolved model the emitters walk.
 
 Everything the wire format needs to know about a parameter or a field is

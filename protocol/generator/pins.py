@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Extends protocol/registry/ids.json with ids for registry entries that have none.
 
 Existing ids are never changed or reused; run by hand after a bootstrap that

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Bootstrap protocol/registry/registry.json from Wine's IDL files.
 
 Run by hand (never at build time); the output is committed and reviewed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Small wire helpers the generated codec uses; kept by hand so the generated

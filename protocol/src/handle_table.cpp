@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/protocol/handle_table.h"
 #include "npt_ids.h"
 

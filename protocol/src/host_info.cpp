@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host-info blob (protocol/README.md, section 11): a little-endian sequence of
 // 4-byte aligned items, read with the bounds-checked CommandReader so that a
 // hostile or broken host cannot make the guest read past the blob.

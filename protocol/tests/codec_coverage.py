@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Which generated encoders and decoders the round-trip tests cover.
 
 On demand, not a test: builds protocol_roundtrip_test (and protocol_malformed_test) in

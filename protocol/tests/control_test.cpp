@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Control commands QueryHostInfo, BindPushSlot and PresentBuffer: encode ->
 // decode -> dispatch, replies, and the refusals of the stream decoder.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Shared fixture for generated round-trip tests: a command buffer, a decode

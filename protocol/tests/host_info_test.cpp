@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host-info blob: round trip, and every malformed blob is refused cleanly
 // (run under ASan/UBSan to make out-of-bounds reads observable).
 

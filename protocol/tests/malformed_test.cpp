@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-written malformed-stream catalogue: every case must end the stream
 // with its stable error code and must not reach the dispatch.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """The generator must refuse to run when the pinned ids disagree with the registry."""
 import json
 import os

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/check.h"
 
 #include <algorithm>

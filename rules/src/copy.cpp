@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/context_calls.h"
 
 #include "npt/validation/format_table.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/resource.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/size_math.h"
 
 namespace npt::validation {

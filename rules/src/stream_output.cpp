@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/shaders.h"
 
 namespace npt::validation {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/subresource.h"
 
 #include "npt/validation/format_table.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/validation/views.h"
 
 #include "npt/validation/format_table.h"

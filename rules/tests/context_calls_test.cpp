@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Map/Unmap, CopyResource/CopySubresourceRegion and Set* slot ranges.
 // Map returns E_INVALIDARG for bad arguments (D3D11_MAP documentation; Wine
 // test_resource_map records Windows' results). Copies and Set* calls return nothing:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreateBuffer / CreateTexture{1D,2D,3D} description rules. Expected results follow the
 // D3D11_BUFFER_DESC, D3D11_TEXTURE*_DESC and D3D11_USAGE documentation; where the
 // documentation is silent the reference is Wine's d3d11 conformance tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile input: random descriptions, boxes, pitches and bytecode never crash a
 // validator, and every rejection is a known rule with a message. Deterministic (fixed
 // seeds) and bounded so it stays in the default test set; longer fuzzing belongs in

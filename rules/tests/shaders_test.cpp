@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shader containers and input layouts. Containers are built here byte by byte so each
 // corruption is precise; the corpus test runs real compiler output through the same
 // checks (skipped when ../shared/corpus is absent).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // State object descriptions: every enum field out of range returns E_INVALIDARG
 // (D3D11_BLEND_DESC, D3D11_DEPTH_STENCIL_DESC, D3D11_RASTERIZER_DESC,
 // D3D11_SAMPLER_DESC documentation; Wine test_create_blend_state /

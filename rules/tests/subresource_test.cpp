@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Initial data and UpdateSubresource: pitches and boxes against subresource footprints.
 // UpdateSubresource returns nothing; per its documentation an empty box, a box outside
 // the subresource, and destinations that cannot be updated drop the call. Reading past

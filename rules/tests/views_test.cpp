@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // View descriptions against their resources (D3D11_*_VIEW_DESC documentation; Wine's
 // test_create_shader_resource_view / test_create_rendertarget_view /
 // test_create_depthstencil_view / test_create_unordered_access_view record Windows'

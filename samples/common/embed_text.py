@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Turns a shader source file into a C++ header holding it as a NUL-terminated
 char array, so the samples carry their HLSL and stay single-file programs."""
 import sys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "quad_grid.h"
 
 #include <cstdio>

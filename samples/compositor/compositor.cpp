@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 13: a compositor. Two animated scenes, each stamped with its frame counter in
 // two corner pixels, are composed side by side into the frame (scene.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two animated scenes and the composition of both (samples/compositor): a fullscreen
 // triangle from SV_VertexID; the scene is a gradient with a moving band, the compositor
 // fetches texels of both scenes 1:1 (A left, B right), so every composed byte is a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # On demand (the sharing target): the compositor sample's multi-process version, through
 # Neptune, for 10,000 consecutive frames, each byte-identical to the single-process
 # reference run directly on Wine's d3d11 and each with the stamps of exactly its own frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "multi_process.h"
 
 #include <cinttypes>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The multi-process roles of the compositor sample: the compositor's side (two producer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "scene.h"
 #include "compositor_hlsl.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What the compositor sample draws, shared by its three roles (compositor.cpp): two

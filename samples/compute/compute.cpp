@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 10: compute shader with UAVs and structured buffers, then an
 // indirect draw. A cs_5_0 shader (assembly, compute_cs.asm) reads particle
 // seeds from a structured buffer, writes per-instance data into a raw UAV

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draw stage of the compute sample: one quad per instance, with the instance
 // data the compute shader wrote into a raw buffer now bound as a vertex buffer.
 

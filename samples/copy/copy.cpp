@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 6: staging readback, CopySubresourceRegion, UpdateSubresource. No
 // shaders: the frame is assembled purely from transfers, and every transfer
 // is checked against a CPU model of the resources.

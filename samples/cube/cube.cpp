@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 2: textured, mipmapped, indexed cube with depth. A 64x64 texture with
 // a full mip chain (each level tinted differently, so mip selection shows), an
 // index buffer, a D32 depth buffer and culling off so only depth hides the

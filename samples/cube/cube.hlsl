@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Textured, mipmapped, indexed cube with depth, in front of a far backdrop
 // quad that only shows where the depth test lets it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 9: deferred contexts. Each frame two worker threads record command
 // lists on their own deferred contexts (state, Map(WRITE_DISCARD) of a
 // dynamic constant buffer, draws) while the main thread waits; the immediate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flat rectangles, for the deferred context sample.
 
 cbuffer Rect : register(b0) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 14: draw-heavy multi-threaded recording. many_draws' 100x100 grid of quads
 // (10,000 DrawIndexed, a pixel shader switch on every draw, a constant buffer
 // update per row) recorded by four worker threads, each on its own deferred

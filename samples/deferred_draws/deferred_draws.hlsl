@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // many_draws' grid recorded by worker threads on deferred contexts: a 100x100 grid of quads, one draw each.
 
 cbuffer Row : register(b0) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 3: instancing with dynamic vertex and constant buffers. Every frame
 // the per-instance buffer is refilled in two batches: the first with
 // Map(WRITE_DISCARD), the second appended with Map(WRITE_NO_OVERWRITE) behind

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instanced quads: one static quad, per-instance offset and colour from a
 // dynamic vertex buffer, per-batch tint and rotation from a dynamic cbuffer.
 

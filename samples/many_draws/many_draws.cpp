@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 8: a draw-call-heavy scene. 100x100 quads, one DrawIndexed each
 // (10,000 draws per frame), alternating between two pixel shaders on every
 // draw, with a constant buffer update per row: per-draw API cost dominates,

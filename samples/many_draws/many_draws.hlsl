@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draw-call-heavy scene: a 100x100 grid of quads, one draw each.
 
 cbuffer Row : register(b0) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 4: multiple render targets and blending. Two render targets bound at
 // once with independent blend states (alpha blending on target 0, additive on
 // target 1, alpha of target 0 preserved by a separate alpha blend), then the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Multiple render targets and blending: each rectangle writes its colour to
 // target 0 (alpha blended) and a dimmed copy to target 1 (additive), then
 // target 1 is shown as an inset in target 0.

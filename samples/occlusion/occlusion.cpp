@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 7: occlusion queries and predication. An occluder hides one quad
 // completely and another one partly; occlusion queries count their visible
 // samples (checked exactly: the edges lie on pixel boundaries), and two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flat rectangles at a chosen depth, for the occlusion query sample.
 
 cbuffer Rect : register(b0) {

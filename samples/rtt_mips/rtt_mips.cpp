@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 5: render to texture, GenerateMips, sampling. A 128x128 texture with
 // a full mip chain is rendered into (level 0 only), its chain is generated
 // on the GPU, and five panels show levels 0, 1, 3, 5 and 7 (the 1x1 average).

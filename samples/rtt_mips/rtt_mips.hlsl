@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Render to texture, GenerateMips, then show chosen mip levels side by side.
 
 cbuffer Rect : register(b0) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 11: geometry shader with stream output. Points go through a
 // gs_5_0 shader (assembly, stream_output_gs.asm) that expands each into a
 // quad; the quads are rasterized into the left half and at the same time

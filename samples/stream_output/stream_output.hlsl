@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vertex stages of the stream output sample.
 
 struct PointIn {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 12: tessellation with hull and domain shaders (both SM5 assembly).
 // Two quad patches: patch 0 is tessellated with a factor that grows with the
 // frame (2, 4, 6), patch 1 with factor 1. The domain shader bows each patch's

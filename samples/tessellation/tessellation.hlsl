@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vertex and pixel stages of the tessellation sample; the hull and domain
 // stages are assembly (tessellation_hs.asm, tessellation_ds.asm).
 

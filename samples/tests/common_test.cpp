@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the sample framework pieces that do not need a GPU.
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample 1: clear + triangle. The smallest complete pipeline: input layout,
 // vertex buffer, constant buffer, viewport, one Draw.
 

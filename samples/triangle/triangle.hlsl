@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Clear + triangle: per-vertex colours interpolated across a triangle that
 // turns with the frame index.
 

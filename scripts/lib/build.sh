@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Configures (once) and builds the two build directories from one source tree.
 # Sourced by scripts/test and scripts/demo; NPT_BUILD_DIR overrides the default build/.
 

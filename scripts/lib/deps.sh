@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Debian packages the build, the tests and the demo need; installed only when missing.
 # Sourced by scripts/test and scripts/demo.
 

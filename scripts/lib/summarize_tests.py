@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Counts the results of one scripts/test run across build directories.
 
 Each meson test counts once, except GoogleTest programs (protocol 'gtest'),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Wine environment of one test run: a private WINEPREFIX under the build
 # directory, one Xvfb and one persistent wineserver, stopped by the ids started here.
 # Usage: source scripts/lib/wine-env.sh; npt_wine_start BUILD_DIR; ...; npt_wine_stop

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds d3d11_suite.exe: fetches Wine's d3d11 test through fetch-wine-tests.sh
 (cached outside the clone), generates the table of its test functions and compiles
 d3d11_suite.c, which includes the fetched d3d11.c, with the given C compiler.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Wine's d3d11 conformance test (dlls/d3d11/tests/d3d11.c, fetched from Debian's
  * source package at build time) with a driver of our own in place of its START_TEST,
  * so that a run can be split by test function:

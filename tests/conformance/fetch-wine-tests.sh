@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fetches Wine's d3d11 conformance test (dlls/d3d11/tests/d3d11.c) and the Wine
 # headers it includes that mingw-w64 lacks (include/wine/{test,heap,debug}.h) from
 # Debian's source package of the Wine installed here, through apt with a private

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Reads the START_TEST body of Wine's dlls/d3d11/tests/d3d11.c and writes a C
 table of its test functions, in the order START_TEST runs them, for
 d3d11_suite.c: each entry names one function and either how START_TEST queues it

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Runs Wine's d3d11 conformance suite (d3d11_suite.exe) one way and gates the
 result per test function against the committed expectation files (README.md).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // (a) DXBC container bytes through everything that reads them on the host.
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // (e) The whole host path of a command stream without a GPU: StreamDecoder -> Executor
 // (validation, object table) -> the recording backend (host/backends/recording), which
 // checks what a real driver would rely on. Mirrors the server's executor glue

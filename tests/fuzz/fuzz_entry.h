@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // libFuzzer glue: a broken invariant aborts, so libFuzzer saves the input as a crasher.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "fuzz_entry.h"
 
 NPT_FUZZ_ENTRY(npt::fuzz::runProtocol)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Entry points shared by the libFuzzer targets (fuzz_*.cpp, clang + sanitizers) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // (d) The host-info parser the guest runs on the QueryHostInfo reply: the bytes
 // come from the host, which the guest does not trust either.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // (c) The wire protocol decoder and dispatch, into the generated recording backend.
 
 #include <string>

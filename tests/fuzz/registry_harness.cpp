@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // (f) The sharing registry (host/sharing) of an honest worker, over a section a hostile
 // worker of the same server instance writes as it likes: an initial image from the bytes,
 // then honest calls through the public API interleaved with hostile writes, some of them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The fuzz input format of the registry target, shared by the harness and the seed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every input a fuzzer once crashed on (tests/fuzz/regressions/<target>/) goes through
 // the same entry point again and must end in a clean, stable rejection. Plain gcc, no
 // sanitizers: the fix is what the assertions check, the fuzzers check the rest.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes seed corpora for the protocol and transport targets from valid command
 // streams: the generated guest encoders for the protocol, and the guest's RingWriter
 // over a context's shared memory (in the transport target's input format) for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // (b) Host consumption of one context's shared memory, built from the fuzz bytes.
 
 #include <cstring>

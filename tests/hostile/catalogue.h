@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The malformed-stream catalogue: one entry per bug class seen in virtual GPU stacks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The malformed-stream catalogue (catalogue.h) in process: each entry on its own context
 // (decoder -> executor -> recording backend) beside a well-behaved context that renders
 // a frame before and after. The entry must end as documented, the recording driver must

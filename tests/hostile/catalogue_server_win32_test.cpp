@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The malformed-stream catalogue (catalogue.h) through neptune-server.exe under Wine in
 // its default executor mode on wined3d: each entry on a connection of its own, beside a
 // well-behaved context that clears a render target and reads it back after every entry.

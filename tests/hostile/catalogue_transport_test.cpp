@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The catalogue's transport classes (catalogue.h names the others):
 //   * through the real native neptune-server (one worker process per context, diag
 //     dispatch): re-entrant/cyclic multi-ring waits and shared-memory offsets outside their

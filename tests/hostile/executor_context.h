@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // One context as the server drives it (host/server/executor_dispatch.cpp), in process:

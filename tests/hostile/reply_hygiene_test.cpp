@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reply hygiene: every byte the host writes into guest-visible memory is initialised (no
 // host stack or heap contents reach a guest). Run under valgrind memcheck (meson runs it
 // that way): the guest-visible memory starts defined (zero, like a fresh mapping), so any

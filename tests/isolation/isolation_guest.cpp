@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The victim guest of the isolation tests (isolation_test.py): a D3D11 program run with
 // Neptune's d3d11.dll beside it. It works until a call reports the device removed (its
 // worker was killed or hung, or it ran out of a quota), then checks what an application

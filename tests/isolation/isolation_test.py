@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Crash isolation and recovery through neptune-server.exe.
 
 One server (a worker process per context), two guests with Neptune's DLLs:

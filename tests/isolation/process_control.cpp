@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the isolation tests do to a worker process, the Windows way (under Wine these
 // calls reach the wineserver like any Windows program's):
 //

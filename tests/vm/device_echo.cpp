@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inside the test VM: connects to the shared-memory device (found by its PCI id, as a guest
 // runtime with NPT_TRANSPORT=ivshmem does) and makes echo calls to a server running the
 // diagnostic dispatch, each after a stretch of quiet, so that every call finds the worker

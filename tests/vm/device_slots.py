@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reads the shared-memory device's header and slot table from its backing file, as the
 host test sees them (transport/include/neptune/transport/device_layout.h is the layout)."""
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Runs inside the test VM: finds the ivshmem-plain device (PCI 1af4:1110), enables it,
  * maps its BAR2 through sysfs and proves it is the host's file: it checks the pattern
  * the host wrote before the boot, writes its own for the host to check, and waits for

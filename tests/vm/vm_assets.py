@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The VM's boot files: Debian's stock kernel and busybox-static, and an initramfs made of them.
 
 Packages are fetched with apt-get download into a cache outside the clone

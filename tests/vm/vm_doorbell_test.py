@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Suite vm: an ivshmem-doorbell device. The native neptune-server serves a device file and
 speaks QEMU's ivshmem server protocol on a UNIX socket (--ivshmem-socket); QEMU's
 ivshmem-doorbell device takes the memory and the server's doorbell from it. Inside the VM,

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # The VM's init (in the initramfs vm_assets.py builds): loads the virtio/9p modules,
 # mounts the host's root filesystem read-only at /host and the writable results share
 # over its own path inside it, runs the job vm_run.py wrote there in a chroot of the

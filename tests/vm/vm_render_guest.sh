@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs inside the test VM (vm_render_test.py starts it through vm_run.py): renders a frame
 # through the shared-memory device, kills a second guest program in the middle of its
 # frame, and renders again once the host has taken the killed program's slot back.

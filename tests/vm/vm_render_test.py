@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Suite vm: a guest program in the VM renders through Neptune on the host.
 
 neptune-server.exe (the Windows build, under the Wine environment scripts/test provides)

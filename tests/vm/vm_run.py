@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Runs one command inside a QEMU VM (TCG) that sees the host's root filesystem.
 
 The guest is Debian's stock kernel with a busybox initramfs (vm_assets.py). It mounts

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Suite vm: boots the test VM with an ivshmem-plain device backed by a host file and runs
 ivshmem_probe (built natively, run from the host's root through 9p) in it. The probe checks
 a pattern the host wrote before the boot, writes one the host checks in the file while the

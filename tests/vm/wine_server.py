@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """neptune-server.exe serving a shared-memory device, under the Wine environment of scripts/test.
 
 The native tests get that environment (WINEPREFIX, DISPLAY, a running wineserver) from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Proves the Windows test layer: a D3D11 device on the system d3d11.dll (Wine's
 // wined3d under Wine) draws a triangle offscreen, and the readback has the
 // triangle's colour inside it and the clear colour outside it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // npt-imgdiff EXPECTED.png ACTUAL.png: exit 0 when the images are identical,
 // 1 with the first differing pixel when they are not, 2 on unreadable input.
 #include <cinttypes>

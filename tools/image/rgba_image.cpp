@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "rgba_image.h"
 
 #include <png.h>

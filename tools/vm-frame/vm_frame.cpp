@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // neptune-vm-frame: renders many_draws' frame (bench/gpu/frame_commands.h: a 100x100 grid
 // of quads, one DrawIndexed each, the pixel shader switched at every draw) through a
 // Neptune transport to a server's backend, reads the whole render target back and writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/bulk_allocator.h"
 
 namespace npt::transport {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The guest end of a shared-memory device (QEMU ivshmem): claim a slot, hand the Hello
 // over through its mailbox, keep the lease, attach to the context's memory inside the
 // device. README.md, "Shared-memory device".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/guest_connection.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/host_context.h"
 
 #include <atomic>

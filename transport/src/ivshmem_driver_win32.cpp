@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The virtio-win IVSHMEM driver's user-mode interface (ivshmem_driver.h). setupapi.dll is
 // loaded when a device is looked for, so that the guest DLLs import nothing more.
 #include "neptune/transport/ivshmem_driver.h"

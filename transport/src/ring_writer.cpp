@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/ring_writer.h"
 
 #include <atomic>

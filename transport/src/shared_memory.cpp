@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/shared_memory.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/status.h"
 
 namespace npt::transport {

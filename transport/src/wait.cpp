@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "neptune/transport/wait.h"
 
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bulk regions added after connect, in process: the guest library asks HostContext for
 // more regions through Control records, the host bounds every reference by the sizes it
 // gave the regions and keeps their total within the context's limit, and a hostile

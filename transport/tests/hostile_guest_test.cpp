@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A hostile guest writes random bytes into its rings, heads and bulk references. The
 // host must never crash, hang or read outside the shared memory; it either executes
 // well-formed records or turns the context fatal. (Run under ASan to check the reads.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // An in-process host for tests and benchmarks: the guest library and HostContext share

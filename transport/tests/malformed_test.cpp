@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A hostile guest rewrites its ring state: the context turns fatal with a stable
 // reason, nothing is dispatched from bad records, and the host keeps running.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Several rings with explicit ordering: "wait until ring R executed sequence S".
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A guest waiting for the host's progress on its ring (space in a full ring, finish(),
 // its bulk memory coming back) sleeps with the ring's progress_waiting flag set, and the
 // host's next publication of tail/executed wakes it (layout.h, RingHeader::progress).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Synchronous calls (spin and block paths) and host-pushed slots.
 #include <gtest/gtest.h>
 

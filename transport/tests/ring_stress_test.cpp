@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tens of millions of commands through one ring: random sizes, wrap-around at every
 // offset, out-of-line commands larger than the ring; every byte is checked on the host.
 #include <gtest/gtest.h>

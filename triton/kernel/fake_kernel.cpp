@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "fake_kernel.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A stand-in for a Neptune kernel-mode driver, for tests: it answers the contract's

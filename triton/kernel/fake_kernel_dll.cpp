@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fake kernel as a DLL, for programs that are not tests of their own: triton/runtime's
 // d3d11.dll loads it when TRITON_KERNEL_DLL names it (the triton-kernel-samples suite), so
 // that an unmodified sample runs app -> runtime -> Triton -> kernel callbacks -> this fake

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Consistency of triton.inf (it cannot be installed here: no Windows, no kernel-mode half).
 
 Checks what a reader of the INF relies on: every section a directive names exists; every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Compile-time layout checks of the DDI declarations, for both pointer sizes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Layout of the DDI declarations. The sizes and offsets are static_asserts
 // (ddi_layout_checks.h): compiling this file is the check. The tests below
 // exercise the declarations at run time the way a runtime and a driver use

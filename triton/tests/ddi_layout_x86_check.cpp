@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compiled with -fsyntax-only by an x86 (i686) mingw compiler from a meson
 // test: the same layout checks and the whole table-order list as static
 // assertions, for the 32-bit layout the native and x86_64 builds cannot see.

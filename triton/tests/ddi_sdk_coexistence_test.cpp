@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Windows only: the DDI declarations coexist with the SDK's D3D10/D3D11/DXGI
 // headers in one translation unit, even with the namespace opened, and the
 // base types are the SDK's own (a DDI format goes to the API without a cast).

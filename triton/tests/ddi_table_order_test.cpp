@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Table-order test: every member of every DDI function table sits at
 // index * sizeof(void*), and every table is exactly as long as the reference
 // says, so a missing, extra or reordered member fails. The (table, member,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The interface/build numbers and the DXGI-table tests of versions.h, pinned to the
 // values of the WDK's d3d10umddi.h "Versioning" section (triton/README.md, "Sources
 // consulted"). The driver and its harness share these constants, so the driver tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Version negotiation, GetCaps, format support, table completeness and the DDI-level
 // behaviours the API cannot express (handles reused after destroy, errors through
 // pfnSetErrorCb for what is not implemented).

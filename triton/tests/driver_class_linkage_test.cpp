@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dynamic shader linkage through the DDI: an assembled cs_5_0 program with one interface
 // slot that two classes implement (shaders/cs_interfaces.asm), its IFCE chunk added as fxc
 // would write it. The harness resolves class instances the way the runtime does (class

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every corpus shader through the DDI: stripped to tokens + signature entries of the
 // interface's stride, created by Triton (which rebuilds the container) and, as the
 // reference, created directly from the original container on the system d3d11. Both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The default-state filter (driver/src/default_state_filter.*): a setter that binds the
 // default state into a context already at it is dropped; everything else reaches the
 // translation. Dropping is invisible by design (the target is at the default state

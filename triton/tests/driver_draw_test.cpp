@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The harness plays the D3D11 runtime in front of the Triton DLL and draws a triangle
 // with corpus shaders (stripped to tokens + name-less signature entries); the pixels
 // must equal the same triangle drawn directly through Wine's d3d11.

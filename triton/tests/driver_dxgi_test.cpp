@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DXGI DDI through the harness (the runtime) onto Wine's d3d11 (the target), for
 // every DXGI table Triton fills (1.1 on the Windows 7 D3D11.0 interface, 1.2 on 11.1, 1.3
 // on WDDM 1.3, 1.4 on WDDM 2.0, 1.5 on WDDM 2.1):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every member of the tables Triton fills, with its status (no entry is
 // silently ignored). The member lists come from ddi_table_order.inc (the reference
 // pages); the statuses from the driver's own list (driver/src/entry_status.cpp). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cases entry_status.cpp names for Discard, ClearView, CreateSampler and CreateQuery:
 // what Triton does with each (driver_entries_test lists the statuses).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // More of the pipeline through the DDI, each scene compared with the same scene drawn
 // directly on the system d3d11: a sampled texture (SRV, sampler, initial data), a
 // compute shader writing a UAV, and depth testing with an occlusion query.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DXGI Present through the DDI with the Neptune guest runtime as Triton's target: the
 // presented surfaces reach the host presenter of a neptune-server.exe this program
 // starts (NPT_PRESENT_LOG=1: the server logs a checksum per presented frame, FNV-1a 64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared resources through the DDI (CreateResource with D3D10_DDI_RESOURCE_MISC_SHARED,
 // OpenResource) with the Neptune guest runtime as Triton's target: this program starts a
 // neptune-server.exe, and every harness device is its own Neptune context of that

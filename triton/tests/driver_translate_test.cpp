@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DDI -> API translations of the driver, and the value equalities it relies on
 // where it casts a DDI enum to the API's (checked at compile time here, so a wrong
 // DDI declaration cannot silently change what reaches the target).

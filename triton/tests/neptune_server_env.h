@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A neptune-server.exe for a whole test program, so that Triton's target is the Neptune

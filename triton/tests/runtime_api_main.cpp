@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // triton_runtime_api: one neptune-server.exe for every case (neptune_server_env.h), logging
 // the frames its presenter shows (the swapchain cases read them back).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Capability checks through the API-level runtime (triton/runtime's d3d11.dll) on Triton
 // on the Neptune guest runtime: CheckFormatSupport, CheckFeatureSupport(FORMAT_SUPPORT,
 // FORMAT_SUPPORT2, D3D11_OPTIONS, ...) and CheckMultisampleQualityLevels are answered from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dynamic linkage (and the GetCaps-backed CheckFeatureSupport) through the API-level runtime (triton/runtime's d3d11.dll) on Triton
 // with the Neptune guest runtime as Triton's target: ID3D11ClassLinkage and its instances
 // are the runtime's (CreateClassInstance, GetClassInstance from the shader's IFCE chunk,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ID3D11Device1 / ID3D11DeviceContext1 through the API-level runtime on Triton on the
 // Neptune guest runtime, each case run the same way on the system d3d11 (Wine's) and
 // compared: 11.1 state objects, constant-buffer ranges (*SetConstantBuffers1, read by a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Properties of the whole stack — application -> API-level runtime -> Triton -> Neptune
 // guest runtime -> neptune-server.exe (which this program starts) — that no single layer
 // shows:

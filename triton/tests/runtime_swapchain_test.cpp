@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Swapchains through the API-level runtime: D3D11CreateDeviceAndSwapChain, or the factory
 // reached from the device (IDXGIDevice -> adapter -> IDXGIFactory), give an IDXGISwapChain
 // whose Present goes through Triton's DXGI DDI (pfnPresent, then

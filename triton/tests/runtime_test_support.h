@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The API-level runtime next to the system d3d11.dll in one test program: the runtime is

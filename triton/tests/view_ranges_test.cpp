@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // triton/view_ranges.h: the one description path of the four view kinds, shared by the
 // driver and the API-level runtime. Every shape of every kind goes API description ->
 // DDI arguments -> API description unchanged, each DDI field lands in the member the

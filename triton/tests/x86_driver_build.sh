@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Builds the Triton driver DLL for 32-bit Windows (i686 mingw, the x86 DDI ABI:
 # __stdcall entries, 4-byte pointers) and checks that it exports OpenAdapter10_2
 # undecorated and imports only system DLLs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxbc/asm/disassembler.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sm_format.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Literal formatting shared by the disassembler paths. Every function prints text that

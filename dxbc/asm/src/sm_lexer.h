@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Splits assembly text into tokens with 1-based line/column positions. Comments (`//` to

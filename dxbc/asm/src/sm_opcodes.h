@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The data-driven description of shader model 4.0-5.1 instructions: one row per opcode.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Program assembly from already lexed text: the container assembler lexes once and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sm_signature_text.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Bit layout of shader model 4/5 tokens (d3d11TokenizedProgramFormat). Only layout lives

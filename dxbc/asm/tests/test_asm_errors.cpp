@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Assembly errors are values with the line and column of the offending token.
 
 #include <gtest/gtest.h>

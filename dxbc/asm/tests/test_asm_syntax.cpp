@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Encodings worked out by hand from the token format, checked in both directions: the
 // fxc text assembles to exactly these tokens and the tokens disassemble to that text.
 

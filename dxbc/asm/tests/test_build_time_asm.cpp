@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The build-time path samples use: meson runs dxbc-asm (dxbc_asm_header_gen) on an .asm
 // file and the program embeds the container. The embedded bytes must be what the
 // library assembles from the same text, and a valid container.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The main test: every container of the corpus disassembles to fxc syntax without .raw
 // fallbacks, and assembling that text gives back the identical token stream and, through
 // the signature comment tables, the identical signature chunks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-written GS (two streams), HS (all phases), DS and CS programs, plus a VS whose
 // signatures come from its declarations: they assemble to containers that the container
 // library accepts, that survive a disassemble/assemble cycle unchanged, and that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-asm: the build-time assembler. Same job as `dxbc-tool asm`, as a standalone program
 // that meson builds for the build machine (native: true), so the Windows cross build can
 // assemble the GS/HS/DS/CS shaders that samples embed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-tool asm: fxc-syntax assembly to a complete container (or a bare token stream).
 
 #include <cstdio>

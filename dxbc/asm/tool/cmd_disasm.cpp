@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dxbc-tool disasm: container (or bare SHDR/SHEX token stream) to fxc-syntax text.
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The DXBC checksum: MD5 over the container from byte 20 (after magic and checksum)

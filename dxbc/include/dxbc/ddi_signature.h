@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Signature entries as the D3D11 runtime hands them to a user-mode driver.

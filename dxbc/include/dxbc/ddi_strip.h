@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What the D3D11 runtime hands a driver for a shader, derived from a complete container,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Dynamic shader linkage (SM5 interfaces and classes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Mapping DDI-level references to rebuilt signature elements:

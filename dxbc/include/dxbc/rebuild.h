@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Rebuilding a complete container from what the DDI delivers: the token stream and

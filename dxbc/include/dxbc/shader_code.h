@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The SHDR/SHEX chunk: a token stream. Chunk payloads may sit at any 4-byte offset of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Signature chunks: ISGN/OSGN/PCSG (24-byte elements), OSG5 (28: stream first),

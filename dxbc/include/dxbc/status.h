@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Errors are values: every fallible dxbc function returns a Status. Codes are stable

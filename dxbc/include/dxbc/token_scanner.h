@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Walks a token stream and collects what signatures are made of: every input/output

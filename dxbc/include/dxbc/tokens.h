@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Facts of the SM4/SM5 tokenized program format (d3d11TokenizedProgramFormat).

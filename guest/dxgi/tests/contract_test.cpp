@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // API-contract tests of DXGI (factory, adapter, output, swapchain) that one program runs
 // against two implementations:
 //   * Wine's own dxgi.dll/d3d11.dll (NPT_CONTRACT_DLL_DIR unset; WINEDLLOVERRIDES=b), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DXGI factory, adapter and output objects over a host description built in the
 // test (no server): refcounts, QueryInterface chains, descs and HRESULTs as Windows
 // reports them (Wine's dxgi tests, cited per case).

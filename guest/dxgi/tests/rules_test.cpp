@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of the DXGI logic that needs no device: mode lists, FindClosestMatchingMode,
 // swapchain validation. Expected values are Windows' (Wine's dxgi tests and Microsoft's
 // documentation), cited per case.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The guest swapchain over a stand-in for Neptune's device: INptDevice implemented on top
 // of Wine's own D3D11 device (back buffers are real textures, so buffer contents can be
 // read back), PresentBuffer recorded. No server: the swapchain's frames retire on the

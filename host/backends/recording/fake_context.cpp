@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recording backend's device context: every binding, draw, copy and map the
 // executor forwards, checked against what a driver assumes of its caller.
 #include <string>

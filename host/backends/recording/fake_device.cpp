@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recording backend's device: caps answers, object creation, and the creation-time
 // invariants (descs inside D3D11's limits, initial data readable, views inside their
 // resource).

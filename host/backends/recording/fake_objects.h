@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The recording backend's objects (recording.h says what they check). Each class derives

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generates the default layer of the recording backend's fake COM objects.
 
     gen_fake_com.py REGISTRY OUT_HEADER OUT_SOURCE INTERFACE...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recording backend: journal, object bookkeeping, the Backend seam and registration.
 #include <atomic>
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recording backend reports what a real driver would silently misbehave on, and
 // accepts what is valid: each invariant once on each side.
 #include <gtest/gtest.h>

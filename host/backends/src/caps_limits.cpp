@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/backends/caps_limits.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/backends/caps_snapshot.h"
 
 namespace npt::backends {

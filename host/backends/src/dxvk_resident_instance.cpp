@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxvk_resident_instance.h"
 
 #include <mutex>

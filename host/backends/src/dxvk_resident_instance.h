@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A Vulkan loader loads the driver (ICD) when an instance is created and unloads it when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxvk_window_system.h"
 
 #include <mutex>

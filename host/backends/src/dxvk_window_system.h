@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // DXVK-native asks its window system for the Vulkan instance extensions while it creates

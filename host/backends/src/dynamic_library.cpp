@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/backends/dynamic_library.h"
 
 #ifdef _WIN32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A backend that is a pair of shared libraries exporting the standard entry points

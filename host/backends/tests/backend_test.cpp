@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Backend selection and loading errors (native and Windows builds). The errors must be
 // clear at context creation: a stable code and a message naming what was looked for.
 

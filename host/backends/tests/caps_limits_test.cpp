@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device limits derived from a caps snapshot drive the device-dependent rules.
 
 #include "test_helpers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The build's real backend: the system d3d11 in the Windows build (wined3d under Wine in
 // CI), DXVK-native in the Linux build (NPT_DXVK_PATH; skipped, with the reason, where it is
 // not installed or SDL has no display for it). Open the backend, create a device, collect

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Copies, clears, resolves, mip generation and discards: regions and subresources are
 // checked against the shapes the host recorded, views against their resources.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draws, dispatches, queries (Begin/End and the push slots their results go to) and Flush.
 #include <algorithm>
 #include <cstring>

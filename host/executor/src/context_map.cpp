@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Map, Unmap and UpdateSubresource. The wire form (protocol/README.md, overlay):
 //  * Map (sync) is sent for maps that read or must observe the GPU. The host maps the
 //    backend subresource, copies it out tightly packed (row pitch = the footprint's row

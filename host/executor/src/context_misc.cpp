@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Annotations, Flush1, hardware protection; command lists and fences are not executed.
 #include "npt/executor/executor.h"
 #include "records.h"

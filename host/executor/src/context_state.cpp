@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pipeline state setters of a context: slot ranges and counts within API limits, every
 // id resolved to a live object of the context's device.
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Buffers and textures: desc validation, initial data copied out of bulk memory and
 // checked against each subresource's footprint, then the backend's Create*.
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaders and input layouts: the DXBC container is parsed and bounded (stage, shader
 // model, chunks, checksum) before a backend compiler sees it.
 #include "npt/executor/executor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // State objects, queries and counters (none: no backend has them), deferred contexts.
 #include <cstring>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Views: the desc is checked against the shape of the viewed resource as the host
 // recorded it at creation.
 #include <cstddef>

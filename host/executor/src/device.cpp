@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device creation (D3D11CreateDevice) and what the guest learns about the host device
 // once per connection (QueryHostInfo, contract 2).
 #include <cstring>

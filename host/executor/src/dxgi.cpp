@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DXGI on the wire. Factories, adapters, outputs and swapchains live in the guest
 // (contracts 2 and 4: answered from the host info, back buffers presented with
 // PresentBuffer): the host has no such objects, so the decoder refuses a method selected

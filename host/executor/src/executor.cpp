@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Executor core: construction, fatal errors, logging, id resolution, object lifetime.
 #include "npt/executor/executor.h"
 

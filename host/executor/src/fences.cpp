@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Emulated fences: ID3D11Device5::CreateFence/OpenSharedFence,
 // ID3D11Fence::CreateSharedHandle, ID3D11DeviceContext4::Signal/Wait.
 //

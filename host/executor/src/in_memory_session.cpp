@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/executor/in_memory_session.h"
 
 #include <cstdio>

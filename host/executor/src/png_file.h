@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A minimal PNG writer (8-bit RGBA, stored deflate blocks) for the headless presenter's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The presenter behind PresentBuffer (contract 4): swapchains live in the guest, their

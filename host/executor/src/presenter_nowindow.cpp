@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NPT_PRESENT=window in a native build without SDL2: the presenter says so once and
 // presents headless.
 #include "presenter_window.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NPT_PRESENT=window in the native Linux server: an SDL2 window per guest swapchain (the worker
 // process owns it). With DXVK-native the backend swapchain is created for the window
 // itself: DXVK-native's WSI takes an SDL_Window* where Windows takes an HWND, so frames

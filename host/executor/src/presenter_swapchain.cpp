@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A swapchain of the context's backend device for the presenter's window: the back buffer
 // reaches the window by a GPU copy on the device that rendered it, so a presented frame
 // costs no CPU copy (PresentCopy::Cpu is the read-back-and-upload baseline).

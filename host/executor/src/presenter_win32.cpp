@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NPT_PRESENT=window in the Windows server (and under Wine, where the window is an X11
 // window of Xvfb in CI): one Win32 window per guest swapchain, owned by the context's thread,
 // which pumps its messages at every present. Frames arrive through a swapchain of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What NPT_PRESENT=window shows frames in: a Win32 window in the Windows server, an SDL2

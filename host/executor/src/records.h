@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What the executor keeps per object beyond the backend pointer the table holds: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared resources between contexts: IDXGIResource::GetSharedHandle,
 // IDXGIResource1::CreateSharedHandle, ID3D11Device::OpenSharedResource (also serving
 // OpenSharedResource1), OpenSharedResourceByName, IDXGIKeyedMutex.

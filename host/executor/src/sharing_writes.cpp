@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which commands write which shared resources: a context publishes a shared
 // resource only when it wrote it since it last published or refreshed it — its creator
 // and its openers alike — and does not refresh a resource it wrote and has not published

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ID3D11DeviceContext1::ClearView of unordered-access views: the colour reaches the
 // backend converted as the ClearView documentation says for the view's format (integer
 // formats take the floats as integral values: rounded toward zero, clamped to the channel,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device creation, host info and backend selection through the wire.
 #include "device_fixture.h"
 #include "npt/protocol/host_info.h"

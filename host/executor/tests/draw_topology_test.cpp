@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IASetPrimitiveTopology(UNDEFINED) is valid (it is the default state, which ClearState
 // and runtimes resetting state set); draws made while the topology is UNDEFINED are
 // discarded, as Windows does, whatever the backend would make of them. Windows build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small DYNAMIC subresources (under kMirroredDynamicBytes) are mirrored on the host: an
 // Unmap may carry only the bytes that changed since the guest's previous one, even with
 // WRITE_DISCARD, and every byte of the guest's map memory is what the GPU then reads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The executor's tests drive an InMemorySession (npt/executor/in_memory_session.h, shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Emulated fences in the executor (fences.cpp): Signal/Wait ordering, values pushed into
 // the guest's fence slots, values that go backwards, the Wait timeout (Windows' TDR:
 // E14008 DeviceHung), waits on ids that are not fences, and a shared fence signalled by

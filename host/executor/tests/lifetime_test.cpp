@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Object lifetime: DestroyObject releases the backend object; a fatal context releases
 // everything it created. Reference counts are probed on the backend objects.
 #include "device_fixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaders, state objects, pipeline setters, draws, queries and present (Windows build:
 // shaders are compiled at run time with d3dcompiler_47, as the samples do).
 #include <d3dcompiler.h>

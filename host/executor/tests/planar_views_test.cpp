@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Views of planar video formats through the 11.3 view descs (PlaneSlice): plane 0 in the
 // luma format, plane 1 in the chroma format reach the backend; a plane slice that is not
 // the plane of the view's format, a format of no plane and default views are refused

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The native server's window (NPT_PRESENT=window, SDL2), without a D3D11 backend: frames
 // from memory reach the window, and what the window system shows is read back. SDL's
 // memory-only drivers (dummy, offscreen) read back through the renderer; under X11 (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The presenter's modes (Windows build, wined3d under Wine with Xvfb): NPT_PRESENT=window
 // shows the back buffer in a Win32 window through a swapchain of the context's device,
 // with no CPU copy, and the pixels read back from the screen through GDI are the frame's;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Resources, views, clears, copies, Map/Unmap and UpdateSubresource: each valid call
 // reaches the backend (pixels prove it), each invalid one is stopped as documented.
 #include "device_fixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared resources between contexts in the executor (sharing.cpp, sharing_writes.cpp):
 // two executors of this process are two contexts of one sharing instance, as the
 // server's thread contexts are. What a context writes — creator or opener — reaches the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/objects/object_types.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "npt/objects/resource_record.h"
 
 namespace npt::objects {

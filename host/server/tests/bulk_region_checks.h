@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Bulk regions added after connect, checked against a running server (--dispatch diag)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ivshmem-doorbell without a VM: this test plays QEMU's part. It connects to the server's
 // --ivshmem-socket and checks the messages of QEMU's ivshmem server protocol, then stands
 // for the device: a file stands for BAR0 (NPT_IVSHMEM_REGISTERS), and a write of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Windows guest's path to the shared-memory device: the virtio-win IVSHMEM driver's
 // ioctls (transport/include/neptune/transport/ivshmem_driver.h). No such driver runs here,
 // so a stand-in implements the same ioctls the way the driver does (sizes checked, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // neptune-server serving a shared-memory device (QEMU ivshmem) on a region file of its own,

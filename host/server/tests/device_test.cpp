@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared-memory device (QEMU ivshmem) without a VM: a server on a region file and guest
 // processes mapping the same file as their "BAR". Run against the native server and, where
 // the Windows build and Wine are there (NPT_WIN_BUILD_DIR, scripts/test), against

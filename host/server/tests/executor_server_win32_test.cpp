@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // neptune-server.exe under Wine in its default (executor) mode, the CI configuration:
 // a PE guest speaks the Neptune protocol over the transport, the server decodes,
 // validates and executes on the system d3d11 (wined3d), replies come back through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The handshake checks both servers run before allocating anything for a guest.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The embedding C API (neptune/host.h) driven the way a VMM would: the embedder owns the
 // memory and the notifications; the guest library runs on the same bytes.
 #include <gtest/gtest.h>

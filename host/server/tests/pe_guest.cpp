@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // transport_pe_guest.exe: the guest library in a PE process, against a running
 // neptune-server (--dispatch diag). Usage: transport_pe_guest.exe RENDEZVOUS [--bench N]
 // Prints PASS when every check holds (exit 0), or what failed (exit 1).

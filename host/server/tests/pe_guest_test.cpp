@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A PE guest (the Windows build of the guest library) under Wine talking to the native
 // Linux server: loopback TCP handshake, the host's /dev/shm file mapped through Z:.
 // The PE program comes from the Windows build directory: NPT_TRANSPORT_PE_GUEST names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // neptune-server.exe for a Windows test program (server, guest, Triton tests under Wine):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Runs neptune-server (path from NPT_SERVER_BIN, set by meson) in a private directory.

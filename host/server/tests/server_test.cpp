@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // neptune-server as a process: handshake and limits, one worker per context, crash
 // isolation, malformed ring state, host death detection.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // neptune-server.exe under Wine with PE guests: handshake and limits, named mapping,
 // malformed ring state, server death; a worker process per context: a killed, crashed
 // or hung worker removes its own context only, workers end with their guest and with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // neptune-server.exe (path from NPT_SERVER_BIN, set by meson) in diag mode on a private

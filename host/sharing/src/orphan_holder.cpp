@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // OrphanContentHolder (registry.h): the server process keeps the content of orphaned
 // entries (kept by guest NT handles after their creator's context ended) alive.
 #include <chrono>

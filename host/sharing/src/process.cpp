@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Process identities for the registry's holders (process.h).
 #include "npt/sharing/process.h"
 

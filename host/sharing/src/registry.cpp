@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cross-context sharing registry: layout, locking and validation (registry.h).
 #include "npt/sharing/registry.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Named shared-memory sections: Windows file mappings in the Local\ namespace (the
 // Windows server, also under Wine, where every process of one wineserver sees them), or
 // /dev/shm files natively.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sharing registry on its own: handles, references, names, keyed mutexes, copy
 // counters, two openers of one instance (as two workers would be), and a hostile
 // worker's garbage in the section.

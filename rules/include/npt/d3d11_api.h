@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The D3D11/DXGI API declarations for host code, on both builds.

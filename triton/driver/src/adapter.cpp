@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // OpenAdapter10_2 and the adapter functions: version negotiation, caps, device
 // creation.
 

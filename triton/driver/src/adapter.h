@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The adapter Triton opens for the runtime: the runtime's callbacks and a probe

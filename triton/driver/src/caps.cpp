@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GetCaps: every D3D10_2DDICAPS_TYPE up to D3D11.1, answered from the target device's
 // own feature data (the probe device of the adapter; the floor before the kernel
 // transport's first device), the two WDDM 1.3 types, which

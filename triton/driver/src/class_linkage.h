@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Dynamic shader linkage on the target. The DDI knows no class linkage object: a shader's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Binding, drawing, dispatching and clearing: handle arrays become interface arrays,
 // the calls go to the target's immediate context unchanged.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Queries, predicates, counters, and the device's capability checks.
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Resources: creation with the runtime's private-size protocol, maps, copies,
 // updates, resolves.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaders: the DDI delivers the token stream and name-less signature entries; the dxbc
 // library rebuilds a complete container (signatures, checksum) that the target's
 // Create*Shader accepts. Input layouts get a stand-alone input signature with the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Blend, depth-stencil, rasterizer and sampler states. The DDI enums carry the API's
 // values; only the shape of the descriptions differs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Views. The DDI names the resource's dimension and the view's range; whether the API
 // view is an array or multisampled one follows from the resource (an array resource
 // gets an array view, so shaders that declare arrays see arrays). The four kinds share

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The members the WDDM 1.3 (Direct3D 11.2) device table adds to the 11.1 one, and its
 // two retyped members.
 //

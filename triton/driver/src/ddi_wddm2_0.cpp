@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The members the WDDM 2.0 (Windows 10) device table retypes or appends, and WDDM 2.1's
 // two appended ones. The 2.0 table is the 1.3 one with twelve members retyped in place:
 // each of those takes the 2.0 arguments, checks what they add and hands the rest to the

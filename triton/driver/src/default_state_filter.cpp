@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "default_state_filter.h"
 
 #include "device.h"

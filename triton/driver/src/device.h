@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // One DDI device: the runtime's handles and callbacks, the target device, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device and DXGI tables Triton hands the runtime. Every member gets an entry:
 // the table tests check that no slot stays null.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DXGI base functions: Present and DXGI 1.3's Present1 onto the target's present
 // path (dxgi_present.h),
 // Blt/Blt1 as copies, resolves or drawn blits (stretch, format conversion, rotation:

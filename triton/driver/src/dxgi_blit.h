@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // DXGI Blt/Blt1 that a copy cannot do: stretching, format conversion and rotation (also

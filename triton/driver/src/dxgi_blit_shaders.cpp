@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DXGI blit's shaders (dxgi_blit.h) as shader-model 4 assembly, assembled once
 // per device by the project's assembler (dxbc/asm) when the first drawn blit needs them.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dxgi_present.h"
 
 #include <windows.h>

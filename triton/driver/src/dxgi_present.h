@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The DXGI present path of one device (Present, the blits, identity rotation).

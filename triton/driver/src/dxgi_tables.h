@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The DXGI base-function tables of the WDDM 2.x interfaces. The device-table code fills

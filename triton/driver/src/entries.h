@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Every DDI entry Triton puts into a table, declared through the table member's own

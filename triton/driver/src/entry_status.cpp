@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entry_status.h"
 
 #include <cstring>

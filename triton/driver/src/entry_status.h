@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What each entry of the device and DXGI tables does, for the ones that are not a

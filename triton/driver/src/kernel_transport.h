@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Triton's kernel transport (triton/kernel/CONTRACT.md): with TRITON_TRANSPORT=kernel the

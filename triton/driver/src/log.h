@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Triton's log: one line per event on stderr, "triton: <level>: <text>". The level

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The driver-private objects. The runtime sizes each one through the matching

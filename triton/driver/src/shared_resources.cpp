@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shared_resources.h"
 
 #include <dxgi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Shared resources (CreateResource with D3D10_DDI_RESOURCE_MISC_SHARED, OpenResource).

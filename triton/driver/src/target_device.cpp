@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "target_device.h"
 
 #include <windows.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The in-process D3D11 device Triton translates DDI calls onto. Today it is the

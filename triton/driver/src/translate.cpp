@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "translate.h"
 
 namespace triton::driver {

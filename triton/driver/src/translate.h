@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // DDI -> API value translation where the two differ (most enums are value-equal and

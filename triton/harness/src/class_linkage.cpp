@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime's side of dynamic linkage: class types and their function tables come from
 // the application's container (the IFCE chunk the DDI never delivers).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "triton/harness/runtime.h"
 
 #include <algorithm>

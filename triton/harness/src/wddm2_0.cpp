@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the runtime does for the WDDM 2.0 interface: its API calls reach the driver
 // through the 2.0 table, whose retyped members take the 2.0 arguments. The harness's
 // helpers are written against the 11.1 table; for a 2.0 device, the 11.1 copy of the

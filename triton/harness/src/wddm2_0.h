@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The harness's WDDM 2.0 adapters (wddm2_0.cpp): the 11.1 copy of a 2.0 table, with the

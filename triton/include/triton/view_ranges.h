@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // View descriptions in one form for the four view kinds (SRV, RTV, DSV, UAV), shared by

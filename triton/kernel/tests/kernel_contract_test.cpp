@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel interface contract's layouts and the kernel-side escape checks
 // (triton/kernel/CONTRACT.md), native and Windows builds. The contract's own structures
 // are pinned by static_asserts in contract.h; here: the DDI structures the contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The DDI structures the kernel contract travels in, as the WDK lays them out per

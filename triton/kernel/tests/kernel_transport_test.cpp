@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Triton's kernel transport behind the harness (triton/kernel/CONTRACT.md): the harness
 // plays the runtime, a fake kernel (fake_kernel.h) answers the escapes and blob
 // allocations and carries the bytes to a neptune-server.exe this program starts; Triton's

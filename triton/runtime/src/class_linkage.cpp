@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "class_linkage.h"
 
 #include <cstring>

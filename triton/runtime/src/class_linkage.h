@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Dynamic shader linkage at API level. The DDI has no class linkage: the runtime keeps

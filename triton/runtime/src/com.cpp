@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "com.h"
 
 #include "device.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // COM plumbing of the API-level runtime: device children with Windows' two kinds of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The immediate context: API calls onto the DDI, as the runtime makes them.
 
 #include "context.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The contexts. The immediate context maps every ID3D11DeviceContext call onto the

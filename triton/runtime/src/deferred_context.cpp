@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deferred contexts, emulated as the runtime emulates them for a driver that does not
 // advertise command lists: every call is recorded with references to what it names
 // and copies of what it points to; FinishCommandList hands the recording to a

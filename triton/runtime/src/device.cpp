@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device: driver loading and device creation, and every Create* mapped onto the
 // DDI's CalcPrivate*Size + Create* pair the way the runtime maps it.
 

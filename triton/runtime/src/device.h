@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The API-level runtime's device: ID3D11Device over one DDI device of the driver.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IDXGIDevice, the adapter and the factory (dxgi.h).
 
 #include "dxgi.h"

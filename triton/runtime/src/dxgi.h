@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The DXGI side of the API-level runtime, as far as swapchains need it: the device's

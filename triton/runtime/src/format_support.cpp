@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime's half of format support (format_support.h).
 //
 // What is reproduced of Microsoft's per-level requirement tables (the "Format support for

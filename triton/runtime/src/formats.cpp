@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats.h"
 
 #include "npt/validation/format_table.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Format facts the runtime needs: the block edge of compressed formats (mip lists'

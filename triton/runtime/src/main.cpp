@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exports: D3D11CreateDevice and D3D11CreateDeviceAndSwapChain, as Microsoft's
 // d3d11.dll offers them.
 

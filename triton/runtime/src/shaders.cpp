@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaders and input layouts. The runtime hands the driver a shader's token stream and
 // its signatures as name-less entries (the 11.1 DDI's ENTRY2 form); input layouts go
 // down as input registers, found by matching each element's semantic against the

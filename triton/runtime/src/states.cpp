@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // State objects and queries: API descriptions onto the DDI's (11.1 blend and
 // rasterizer forms; most enums are value-equal).
 

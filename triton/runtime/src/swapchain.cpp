@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IDXGISwapChain over the driver's DXGI DDI, as the runtime presents: the buffers are
 // ordinary resources of the device; Present is pfnPresent of buffer 0 (Flags.Blt for the
 // bitblt models, Flags.Flip for the flip models, the sync interval as flip interval,

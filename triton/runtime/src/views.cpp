@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Views: the API description (or the default one the runtime derives from the
 // resource) onto the DDI's create arguments, which name the resource's dimension. The
 // four kinds share one path; what differs between them is the data of

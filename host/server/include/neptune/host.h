@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Neptune host: C API for embedding the host end of a context in a VMM (a virtio-gpu
  * context type, a QEMU device) or in neptune-server's workers. The embedder owns the
  * shared memory and the notification path; this library consumes the guest's rings,

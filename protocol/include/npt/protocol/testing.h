@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Test support for generated round-trip tests: deterministic non-trivial

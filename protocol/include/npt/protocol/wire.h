@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Neptune wire format basics shared by encoders, decoders and the transport.

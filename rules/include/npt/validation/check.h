@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The result of one validation rule: what the call does (as Windows' runtime would

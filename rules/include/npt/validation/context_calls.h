@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Immediate/deferred context calls: Map/Unmap, copies, and slot/count limits.

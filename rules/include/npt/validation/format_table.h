@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Static facts about every DXGI_FORMAT: memory layout (bytes per block, block size,

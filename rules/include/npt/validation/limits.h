@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What the validator needs to know about the device it protects. Defaults describe a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Resource descriptions: validation of Create{Buffer,Texture1D,2D,3D} arguments, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Every validation rule, with its stable code and what the call does when it is broken.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Overflow-checked size arithmetic. Every size derived from guest values goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // State object descriptions: enum values and numeric ranges (Create*State).

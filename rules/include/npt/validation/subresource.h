@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Subresource footprints, and the checks of data the guest sends for them: initial data

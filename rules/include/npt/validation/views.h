@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // View descriptions against the resource they view (CreateShaderResourceView,

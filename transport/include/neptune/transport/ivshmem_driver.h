@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A Windows guest reaches the shared-memory device (QEMU ivshmem) through the virtio-win

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // d3d10umddi.h argument structures passed to the device functions, from the

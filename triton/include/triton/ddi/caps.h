@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // GetCaps(D3D10_2) data: what D3D10_2DDIARG_GETCAPS::pData points to for each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // d3dumddi.h: the kernel-thunk callback tables the runtime hands the driver

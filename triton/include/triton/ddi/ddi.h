@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The D3D10/10.1/11.0/11.1 user-mode display driver DDI, declared by the

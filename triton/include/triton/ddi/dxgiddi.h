@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // dxgiddi.h: the DXGI DDI. The runtime reaches present, blt, residency and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // d3d10umddi.h enumerations used by the D3D10/10.1/11.0/11.1 device tables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // d3d10umddi.h function-pointer types: the device functions of the D3D10,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // d3d10umddi.h handles. Every DDI object is named by a one-pointer struct

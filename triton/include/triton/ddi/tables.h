@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Function tables of d3d10umddi.h. Member order and member types are those of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // DDI interface and build versions: what OpenAdapter10_2, CalcPrivateDeviceSize and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Shader model 4.0-5.1 assembler: the text syntax fxc prints (and disassembler.h writes)

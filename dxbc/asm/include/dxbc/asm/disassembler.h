@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // Shader model 4.0-5.1 disassembler: token stream (SHDR/SHEX payload) to the text syntax

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The seam between the host executor and a real D3D11 implementation. A backend hands

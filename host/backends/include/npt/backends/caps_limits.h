@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The rules' device-dependent half (format support, MSAA quality levels, 11.0 vs 11.1

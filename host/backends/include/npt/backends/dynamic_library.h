@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // dlopen / LoadLibrary behind one small class, with the loader's own error text.

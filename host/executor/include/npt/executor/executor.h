@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The host executor: replays a context's decoded calls on a real D3D11 backend.

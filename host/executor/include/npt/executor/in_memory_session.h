@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // An Executor driven the way the server drives one, without a transport: commands written

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A context's objects, keyed by the 32-bit ids the guest assigns (0 is the null

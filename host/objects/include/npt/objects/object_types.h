@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The kinds of objects a context owns, and the COM interfaces each kind answers to.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // What the table keeps about a resource beyond its COM object: the validated shape

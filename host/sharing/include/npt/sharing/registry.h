@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
-// The cross-context sharing registry (issue 10): shared resources, shared fences and
+// The cross-context sharing registry: shared resources, shared fences and
 // keyed mutexes of every context of one server instance. It lives in a named section,
 // `Local\neptune-<instance>-sharing` (Windows build) or `/dev/shm/neptune-<instance>-sharing`
 // (native), created by whichever executor needs it first and opened by the others, so it

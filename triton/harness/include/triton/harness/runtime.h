@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // A runtime-simulating harness for Triton: it plays Microsoft's D3D11 runtime. It loads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The kernel interface contract between Triton (the user-mode driver) and a Neptune

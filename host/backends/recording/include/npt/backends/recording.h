@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 
 // The recording backend: a fake D3D11 driver for native tests and fuzzing. It renders
