@@ -27,12 +27,20 @@ npt_debug_args() {
   echo "-Dc_args=-g1 -Dcpp_args=-g1"
 }
 
-npt_build_all() {
-  mkdir -p "$npt_build"
+npt_configure_native() {
   # shellcheck disable=SC2046
   npt_configure "$npt_build_native" $(npt_debug_args)
+}
+
+npt_configure_win() {
   # shellcheck disable=SC2046
   npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt" $(npt_debug_args)
+}
+
+npt_build_all() {
+  mkdir -p "$npt_build"
+  npt_configure_native
+  npt_configure_win
   ninja -C "$npt_build_native"
   ninja -C "$npt_build_win"
 }
@@ -41,7 +49,6 @@ npt_build_all() {
 # demo runs, without every test program of both builds.
 npt_build_win_targets() {
   mkdir -p "$npt_build"
-  # shellcheck disable=SC2046
-  npt_configure "$npt_build_win" --cross-file "$npt_root/cross/x86_64-w64-mingw32.txt" $(npt_debug_args)
+  npt_configure_win
   ninja -C "$npt_build_win" "$@"
 }
