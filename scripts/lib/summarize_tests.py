@@ -9,9 +9,14 @@ end of the run) and ends with the line 'N passed, N failed, N skipped'; exits 1
 on any failure.
 """
 import json
+import re
 import os
 import sys
 import xml.etree.ElementTree as ET
+
+
+# One frame of winedbg's backtrace: "=>0 0x... in module (+0x...)", "  1 0x... in ...".
+BACKTRACE_FRAME = re.compile(r'^\s*(=>)?\s*\d+ 0x[0-9a-fA-F]+')
 
 
 def gtest_cases(xml_path):
@@ -39,9 +44,39 @@ def meson_results(build_dir, since):
 
 
 def output_tail(test, lines=25):
-    """The last lines of a test's output, indented, for a failure's line."""
-    tail = (test.get('stdout') or '').rstrip('\n').split('\n')[-lines:]
-    return ''.join('\n    | ' + line for line in tail if line.strip())
+    """The last lines of a test's output, indented, for a failure's line.
+
+    A program that crashed ends with Wine's debugger dump (registers, modules,
+    threads), which says nothing about where: lead with the test case that was
+    running and the debugger's exception line and backtrace instead.
+    """
+    output = (test.get('stdout') or '').rstrip('\n').split('\n')
+    return ''.join('\n    | ' + line
+                   for line in crash_summary(output) + output[-lines:] if line.strip())
+
+
+def crash_summary(output, frames=12):
+    """The unfinished GoogleTest case and the debugger's account of a crash, if any."""
+    summary = []
+    running = None
+    for line in output:
+        if line.startswith('[ RUN      ]'):
+            running = line
+        elif line.startswith(('[       OK ]', '[  FAILED  ]', '[  SKIPPED ]')):
+            running = None
+    if running:
+        summary.append(f'unfinished test case: {running[len("[ RUN      ]"):].strip()}')
+    in_backtrace = False
+    for line in output:
+        if 'Unhandled exception' in line or line.startswith('Backtrace:'):
+            summary.append(line)
+            in_backtrace = line.startswith('Backtrace:')
+        elif in_backtrace and BACKTRACE_FRAME.match(line) and frames > 0:
+            summary.append(line)
+            frames -= 1
+        else:
+            in_backtrace = False
+    return summary
 
 
 def summarize(build_dirs, since):
