@@ -77,6 +77,12 @@ extern "C" HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter* adapter, D3D_DRIVER_TY
 
   Runtime* runtime = nullptr;
   HRESULT hr = Runtime::acquire(&runtime);
+  if (hr == E_OUTOFMEMORY) {
+    // The server refused another context for its memory bound: what Windows answers
+    // when there is no memory for the device.
+    NPT_ERROR("D3D11CreateDevice fails with E_OUTOFMEMORY: the Neptune server has no memory for another device");
+    return E_OUTOFMEMORY;
+  }
   if (FAILED(hr)) {
     NPT_ERROR("D3D11CreateDevice fails with E_FAIL: no Neptune server");
     return E_FAIL;

@@ -44,7 +44,7 @@ uint64_t parse_device_size(const char* text) {
 void DeviceHost::lay_out() {
   const uint32_t slots = slot_count_for(m_config);
   std::memset(m_base, 0, size_t(data_offset(slots)));
-  m_slots.assign(slots, Slot());
+  m_slots = std::vector<Slot>(slots);
   for (uint32_t i = 0; i < slots; i++) {
     m_slots[i].generation = 1;
     store_release(slot_memory(i)->generation, 1u);
@@ -184,7 +184,8 @@ void DeviceHost::handshake(uint32_t index) {
   auto refuse = [&](ConnectError e, const std::string& why) {
     welcome.error = uint32_t(e);
     std::snprintf(welcome.message, sizeof(welcome.message), "%s", why.c_str());
-    if (m_config.verbose || e == ConnectError::ProtocolMismatch || e == ConnectError::ServerError)
+    if (m_config.verbose || e == ConnectError::ProtocolMismatch || e == ConnectError::ServerError ||
+        e == ConnectError::ServerMemoryExhausted)
       std::fprintf(stderr, "neptune-server: device slot %u: refused a guest: %s\n", index, why.c_str());
     answer(index, welcome, kSlotRefused);
     s.phase = Phase::Refused;
@@ -210,6 +211,11 @@ void DeviceHost::handshake(uint32_t index) {
                   (unsigned long long)m_config.limits.max_bulk_size);
     return refuse(ConnectError(e), text);
   }
+  // The context's shared memory and bulk regions lie in the device, sized once by --size.
+  MemoryBudget::Reservation memory;
+  if (std::string why; !m_budget.reserve(context_memory(g, m_config.limits, m_config.worker_memory, false), &memory, &why)) {
+    return refuse(ConnectError::ServerMemoryExhausted, why);
+  }
   const uint64_t size = Geometry::align_up(npt_host_shared_memory_size(&g), kChunkSize);
   const uint64_t offset = m_chunks.allocate(index, size);
   if (!offset) {
@@ -224,6 +230,7 @@ void DeviceHost::handshake(uint32_t index) {
 
   s.context_offset = offset;
   s.context_size = size;
+  s.memory = std::move(memory);
   s.reply_slots = g.reply_slot_count;
   s.replies_offset = geometry.replies_offset();
   s.reply_stride = geometry.reply_stride();

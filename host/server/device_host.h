@@ -8,6 +8,7 @@
 #include "device_chunks.h"
 #include "neptune/host.h"
 #include "neptune/transport/device_layout.h"
+#include "memory_budget.h"
 #include "server_config.h"
 
 // neptune-server --vm-shm: the host end of a shared-memory device (QEMU ivshmem). The
@@ -33,7 +34,7 @@ struct DeviceWorkerWords {
 
 class DeviceHost {
 public:
-  explicit DeviceHost(const ServerConfig& config) : m_config(config) {}
+  explicit DeviceHost(const ServerConfig& config) : m_config(config), m_budget(config.max_memory) {}
   virtual ~DeviceHost() = default;
 
   // Lays out a freshly mapped device (m_base, m_size, m_chunk_owners set by the platform).
@@ -104,6 +105,7 @@ private:
     uint64_t last_progress = 0;
     uint64_t progress_at_ns = 0;
     uint64_t cpu_at_ns = 0;
+    MemoryBudget::Reservation memory;   // given back when the slot is reclaimed
   };
 
   transport::device::DeviceSlot* slot_memory(uint32_t index) const {
@@ -121,6 +123,7 @@ private:
   void run_watchdog(Slot& slot, uint32_t index, uint64_t now);
   uint32_t slot_count() const { return uint32_t(m_slots.size()); }
 
+  MemoryBudget m_budget;   // before the slots: their reservations go back to it
   std::vector<Slot> m_slots;
 };
 

@@ -101,7 +101,7 @@ void npt_host_default_limits(npt_host_limits* l) {
   l->max_objects = 1u << 20;
   l->max_bulk_size = 1ull << 30;
   l->max_command_size = 256ull << 20;
-  l->max_object_memory = 8ull << 30;
+  l->max_object_memory = 2ull << 30;
 }
 
 uint32_t npt_host_check_geometry(const npt_host_geometry* g, const npt_host_limits* l, const char** message) {

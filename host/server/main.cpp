@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // neptune-server: the render server, one worker process per context (Linux: forked;
 // Windows and Wine: neptune-server.exe started again with --worker).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,13 +39,18 @@ static void usage() {
     "                         executor (default): decode, validate, run on the D3D11 backend\n"
     "                         (NPT_BACKEND); null/diag: transport tests and benchmarks\n"
     "  --max-contexts N       contexts (worker processes) at once\n"
+    "  --max-memory BYTES     what all contexts together may make the host allocate (6G, 512M,\n"
+    "                         ...; default: the host's physical memory). Each context reserves\n"
+    "                         its shared memory, bulk limit and resource memory limit at connect;\n"
+    "                         a guest whose reservation does not fit is refused\n"
+    "  --worker-memory BYTES  a worker's own memory, counted in each reservation (default 64M)\n"
     "  --max-rings N          per-context limits ...\n"
     "  --max-ring-size BYTES\n"
     "  --max-bulk BYTES\n"
     "  --max-reply-slots N    pending replies\n"
     "  --max-objects N        live objects per context\n"
     "  --max-object-memory BYTES\n"
-    "                         resource bytes per context\n"
+    "                         resource bytes per context (default 2G)\n"
     "  --spin-us N            worker polling before it announces idle\n"
     "  --verbose\n"
 #if defined(_WIN32)
@@ -54,6 +60,7 @@ static void usage() {
 #endif
     "  --watchdog-ms N        terminate a worker that makes no progress for N ms and\n"
     "                         remove its context (default 30000; 0: off)\n"
+    "  BYTES: a number of bytes, or with a K, M or G suffix\n"
     );
 }
 
@@ -93,6 +100,17 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
+    // Sizes in bytes, or with a K, M or G suffix; anything else ends the server with usage.
+    auto bytes = [&]() -> uint64_t {
+      const char* text = value();
+      const uint64_t v = parse_device_size(text);
+      if (v == 0 && std::strcmp(text, "0") != 0) {
+        std::fprintf(stderr, "neptune-server: %s: not a size: %s\n", a.c_str(), text);
+        usage();
+        std::exit(2);
+      }
+      return v;
+    };
     if (a == "--socket") config.socket_path = value();
     else if (a == "--vm-shm") config.device_path = value();
     else if (a == "--size") {
@@ -110,12 +128,14 @@ int main(int argc, char** argv) {
       else { usage(); return 2; }
     }
     else if (a == "--max-contexts") config.max_contexts = uint32_t(std::strtoul(value(), nullptr, 0));
+    else if (a == "--max-memory") config.max_memory = bytes();
+    else if (a == "--worker-memory") config.worker_memory = bytes();
     else if (a == "--max-rings") config.limits.max_rings = uint32_t(std::strtoul(value(), nullptr, 0));
-    else if (a == "--max-ring-size") config.limits.max_ring_size = uint32_t(std::strtoul(value(), nullptr, 0));
-    else if (a == "--max-bulk") config.limits.max_bulk_size = std::strtoull(value(), nullptr, 0);
+    else if (a == "--max-ring-size") config.limits.max_ring_size = uint32_t(std::min<uint64_t>(bytes(), UINT32_MAX));
+    else if (a == "--max-bulk") config.limits.max_bulk_size = bytes();
     else if (a == "--max-reply-slots") config.limits.max_reply_slots = uint32_t(std::strtoul(value(), nullptr, 0));
     else if (a == "--max-objects") config.limits.max_objects = uint32_t(std::strtoul(value(), nullptr, 0));
-    else if (a == "--max-object-memory") config.limits.max_object_memory = std::strtoull(value(), nullptr, 0);
+    else if (a == "--max-object-memory") config.limits.max_object_memory = bytes();
     else if (a == "--spin-us") config.spin_us = uint32_t(std::strtoul(value(), nullptr, 0));
     else if (a == "--verbose") config.verbose = true;
 #if defined(_WIN32)

@@ -281,6 +281,13 @@ void Server::accept_guest(int listener, bool tcp) {
                   (unsigned long long)m_config.limits.max_bulk_size);
     return refuse(ConnectError(e), text);
   }
+  MemoryBudget::Reservation memory;
+  if (std::string why; !m_budget.reserve(context_memory(g, m_config.limits, m_config.worker_memory), &memory, &why)) {
+    // Always logged: the operator sized the server (--max-memory, the per-context limits).
+    if (!m_config.verbose)
+      std::fprintf(stderr, "neptune-server: refused a guest: %s\n", why.c_str());
+    return refuse(ConnectError::ServerMemoryExhausted, why.c_str());
+  }
 
   const uint64_t size = npt_host_shared_memory_size(&g);
   const uint32_t id = m_next_id++;
@@ -374,7 +381,8 @@ void Server::accept_guest(int listener, bool tcp) {
   c.reply_stride = geometry.reply_stride();
   c.supervision = static_cast<Supervision*>(supervision);
   c.shm_path = path;
-  m_contexts.push_back(c);
+  c.memory = std::move(memory);
+  m_contexts.push_back(std::move(c));
 
   reinterpret_cast<ControlBlock*>(base)->worker_pid = uint32_t(pid);
   welcome.worker_pid = uint32_t(pid);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "memory_budget.h"
 #include "neptune/host.h"
 #include "server_config.h"
 #include "worker.h"
@@ -17,7 +18,7 @@ namespace npt::server {
 
 class Server {
 public:
-  explicit Server(const ServerConfig& config) : m_config(config) {}
+  explicit Server(const ServerConfig& config) : m_config(config), m_budget(config.max_memory) {}
   ~Server();
   bool start();       // binds the sockets, writes the rendezvous file
   int run();          // until SIGTERM/SIGINT
@@ -45,6 +46,7 @@ private:
     uint64_t cpu_at_ns = 0;
     bool hung = false;                    // killed by the watchdog, not reaped yet
     std::string shm_path;                 // PE guests: the context's /dev/shm file (its regions: <path>-r<id>)
+    MemoryBudget::Reservation memory;     // given back when the worker has been reaped
   };
 
   void accept_guest(int listener, bool tcp);
@@ -59,6 +61,7 @@ private:
   std::string m_rendezvous_path;
   std::string m_token;
   uint32_t m_next_id = 1;
+  MemoryBudget m_budget;
   std::vector<Context> m_contexts;
 };
 

@@ -13,6 +13,12 @@ struct ServerConfig {
   std::string socket_path;
   bool tcp = true;                 // also listen on 127.0.0.1 for PE guests under Wine
   uint32_t max_contexts = 64;
+  // What all contexts together may make the host allocate (memory_budget.h); 0: the
+  // host's physical memory.
+  uint64_t max_memory = 0;
+  // What each context's worker holds whatever its guest does (process, backend device),
+  // counted in every context's reservation.
+  uint64_t worker_memory = 64ull << 20;
   npt_host_limits limits = {};
   DispatchMode dispatch = DispatchMode::Executor;
   uint32_t spin_us = 50;

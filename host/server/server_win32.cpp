@@ -38,7 +38,7 @@ std::string random_token() {
 
 }
 
-Win32Server::Win32Server(const ServerConfig& config) : m_config(config) {}
+Win32Server::Win32Server(const ServerConfig& config) : m_config(config), m_budget(config.max_memory) {}
 
 Win32Server::~Win32Server() {
   m_listener.close();
@@ -49,7 +49,7 @@ Win32Server::~Win32Server() {
       c.thread.detach();
   // Supervising threads end with their workers, which end with the job.
   for (auto& s : m_supervised)
-    s.release();
+    s.supervisor.release();
 }
 
 bool Win32Server::start() {
@@ -113,7 +113,7 @@ void Win32Server::reap() {
     }
   }
   for (auto it = m_supervised.begin(); it != m_supervised.end();)
-    it = (*it)->done() ? m_supervised.erase(it) : std::next(it);
+    it = it->supervisor->done() ? m_supervised.erase(it) : std::next(it);
 }
 
 void Win32Server::accept_guest(Socket conn) {
@@ -146,6 +146,12 @@ void Win32Server::accept_guest(Socket conn) {
   const char* message = nullptr;
   if (uint32_t e = npt_host_check_geometry(&g, &m_config.limits, &message); e != 0)
     return refuse(ConnectError(e), message);
+  MemoryBudget::Reservation memory;
+  if (std::string why; !m_budget.reserve(context_memory(g, m_config.limits, m_config.worker_memory), &memory, &why)) {
+    // Always logged: the operator sized the server (--max-memory, the per-context limits).
+    std::fprintf(stderr, "neptune-server: refused a guest: %s\n", why.c_str());
+    return refuse(ConnectError::ServerMemoryExhausted, why.c_str());
+  }
   if ((hello.flags & kHelloSocketWake) == 0 && !address_wait_is_cross_process())
     return refuse(ConnectError::ServerError, "guest wants futex wakeups this server cannot give");
 
@@ -229,7 +235,7 @@ void Win32Server::accept_guest(Socket conn) {
     if (m_config.verbose)
       std::fprintf(stderr, "neptune-server: context %u in worker process %lu (%s)\n", id, supervisor->worker_pid(), name);
     supervisor->supervise(std::move(conn));
-    m_supervised.push_back(std::move(supervisor));
+    m_supervised.push_back(Supervised{std::move(supervisor), std::move(memory)});
     return;
   }
 
@@ -245,6 +251,7 @@ void Win32Server::accept_guest(Socket conn) {
 
   m_threads.emplace_back();
   ThreadContext& c = m_threads.back();
+  c.memory = std::move(memory);
   auto params = std::make_shared<WorkerParams>();
   params->link = std::make_unique<SocketGuestLink>(std::move(conn));
   params->base = static_cast<uint8_t*>(base);

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "memory_budget.h"
 #include "neptune/transport/socket.h"
 #include "server_config.h"
 
@@ -33,6 +34,12 @@ private:
   struct ThreadContext {
     std::thread thread;
     std::atomic<bool> done{false};
+    MemoryBudget::Reservation memory;
+  };
+  // A context in a worker process.
+  struct Supervised {
+    std::unique_ptr<ContextSupervisor> supervisor;
+    MemoryBudget::Reservation memory;
   };
 
   void accept_guest(transport::Socket conn);
@@ -46,8 +53,9 @@ private:
   std::string m_token;
   uint32_t m_next_id = 1;
   void* m_job = nullptr;         // workers die with the server (kill on job close)
+  MemoryBudget m_budget;         // before the contexts: their reservations go back to it
   std::list<ThreadContext> m_threads;
-  std::list<std::unique_ptr<ContextSupervisor>> m_supervised;
+  std::list<Supervised> m_supervised;
 };
 
 }

@@ -7,8 +7,12 @@
 //   isolation_guest --mode render   clear + copy + Map readback each frame (checked)
 //   isolation_guest --mode objects  creates small buffers (kept alive) until removed
 //   isolation_guest --mode memory   creates 1 MiB textures (kept alive) until removed
+//   isolation_guest --mode hold     creates N 1 MiB textures with content (--frames N), says
+//                                   "holding N", waits for --release FILE, then renders 5
+//                                   frames (checked) with everything still alive
 //   --frames N                      stop after N frames/objects (0: until removed)
 //   --go FILE                       once connected, wait for FILE to exist before working
+//   --release FILE                  hold: wait for FILE before the last frames
 //
 // Lines: "frame N ok" (render), "created N" every 100 objects, and at the end
 // "removed after=N call=NAME hr=0x... blocked_ms=T reason=0x... map=0x... create=0x...
@@ -92,18 +96,63 @@ HRESULT render_frame(Gpu& g, unsigned frame, bool* pixel_ok) {
   return S_OK;
 }
 
+void wait_for_file(const std::string& path) {
+  while (!path.empty() && GetFileAttributesA(path.c_str()) == INVALID_FILE_ATTRIBUTES)
+    Sleep(10);
+}
+
+// Memory the worker really holds: textures with content, in use until the end.
+int hold(Gpu& g, unsigned count, const std::string& release_file) {
+  std::vector<uint8_t> content(512 * 512 * 4);
+  std::vector<ID3D11Texture2D*> kept;
+  HRESULT hr = S_OK;
+  for (unsigned i = 0; i < count && SUCCEEDED(hr); i++) {
+    std::memset(content.data(), int(i * 7 + 1), content.size());
+    D3D11_SUBRESOURCE_DATA init = { content.data(), 512 * 4, 0 };
+    D3D11_TEXTURE2D_DESC d = texture_desc(512, D3D11_USAGE_DEFAULT, D3D11_BIND_SHADER_RESOURCE, 0);
+    ID3D11Texture2D* t = nullptr;
+    hr = g.device->CreateTexture2D(&d, &init, &t);
+    if (t)
+      kept.push_back(t);
+  }
+  bool pixel_ok = false;
+  if (SUCCEEDED(hr))
+    hr = render_frame(g, 1, &pixel_ok);
+  if (FAILED(hr) || !pixel_ok) {
+    std::printf("hold failed: 0x%08lx\n", hr);
+    return 1;
+  }
+  std::printf("holding %u\n", count);
+  wait_for_file(release_file);
+  unsigned ok = 0;
+  for (unsigned frame = 2; frame < 7; frame++)
+    if (SUCCEEDED(render_frame(g, frame, &pixel_ok)) && pixel_ok)
+      ok++;
+  for (ID3D11Texture2D* t : kept)
+    t->Release();
+  if (ok != 5) {
+    std::printf("after the hold: %u of 5 frames right\n", ok);
+    return 1;
+  }
+  std::printf("finished %u\n", ok);
+  return 0;
+}
+
 }
 
 int main(int argc, char** argv) {
   std::string mode = "render";
   unsigned limit = 0;
   std::string go_file;
+  std::string release_file;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
+    else if (!std::strcmp(argv[i], "--release") && i + 1 < argc) release_file = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) limit = unsigned(std::strtoul(argv[++i], nullptr, 0));
     else if (!std::strcmp(argv[i], "--go") && i + 1 < argc) go_file = argv[++i];
     else {
-      std::fprintf(stderr, "usage: isolation_guest [--mode render|objects|memory] [--frames N] [--go FILE]\n");
+      std::fprintf(stderr, "usage: isolation_guest [--mode render|objects|memory|hold] [--frames N] [--go FILE] "
+                           "[--release FILE]\n");
       return 2;
     }
   }
@@ -116,8 +165,9 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::printf("connected\n");
-  while (!go_file.empty() && GetFileAttributesA(go_file.c_str()) == INVALID_FILE_ATTRIBUTES)
-    Sleep(10);
+  wait_for_file(go_file);
+  if (mode == "hold")
+    return hold(g, limit, release_file);
 
   std::vector<IUnknown*> kept;
   const char* failed_call = nullptr;

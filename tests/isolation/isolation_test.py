@@ -116,6 +116,28 @@ def with_dlls(exe, dll_dir, bin_dir):
     return os.path.join(bin_dir, os.path.basename(exe))
 
 
+def start_server(options, wrapper, work, extra):
+    """neptune-server.exe on a socket in `work`, ready (or exited) when this returns, and
+    the environment a guest of it needs."""
+    socket = os.path.join(work, "npt")
+    server = Program(wrapper, [options.server, "--socket", wine_path(socket), "--verbose"] + extra,
+                     os.path.join(work, "server.txt"), {})
+    deadline = time.monotonic() + 60
+    while not os.path.exists(socket + ".tcp") and server.process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not os.path.exists(socket + ".tcp") and server.process.poll() is None:
+        server.stop()
+    return server, {"WINEDLLOVERRIDES": "d3d11,dxgi=n,b", "NPT_SERVER": wine_path(socket)}
+
+
+def reference_frames(options, wrapper, work, sample_args):
+    """The sample's frames directly on Wine's d3d11, or None and why."""
+    direct = Program(wrapper, [options.sample] + sample_args, os.path.join(work, "direct.txt"), {})
+    if direct.finish(300) != 0:
+        return None, "direct run exited %d:\n%s" % (direct.process.returncode, direct.output())
+    return frames_of(direct.output()), None
+
+
 def run_case(case, options, wrapper, work):
     problems = []
     figures = []
@@ -125,10 +147,9 @@ def run_case(case, options, wrapper, work):
     sample_args = ["--frames", str(frames), "--size", options.size, "--quiet"]
 
     # The reference: the sample directly on Wine's d3d11.
-    direct = Program(wrapper, [options.sample] + sample_args, os.path.join(work, "direct.txt"), {})
-    if direct.finish(300) != 0:
-        return ["direct run exited %d:\n%s" % (direct.process.returncode, direct.output())], figures
-    reference = frames_of(direct.output())
+    reference, why = reference_frames(options, wrapper, work, sample_args)
+    if reference is None:
+        return [why], figures
 
     extra = {
         "kill": [],
@@ -136,16 +157,10 @@ def run_case(case, options, wrapper, work):
         "objects": ["--max-objects", "200"],
         "memory": ["--max-object-memory", str(24 << 20)],
     }[case]
-    socket = os.path.join(work, "npt")
-    server = Program(wrapper, [options.server, "--socket", wine_path(socket), "--verbose"] + extra,
-                     os.path.join(work, "server.txt"), {})
+    server, env = start_server(options, wrapper, work, extra)
     try:
-        deadline = time.monotonic() + 60
-        while not os.path.exists(socket + ".tcp"):
-            if server.process.poll() is not None or time.monotonic() > deadline:
-                return ["the server did not start:\n" + server.output()], figures
-            time.sleep(0.02)
-        env = {"WINEDLLOVERRIDES": "d3d11,dxgi=n,b", "NPT_SERVER": wine_path(socket)}
+        if server.process.poll() is not None:
+            return ["the server did not start:\n" + server.output()], figures
         victim_exe = with_dlls(options.victim, options.dll_dir, os.path.join(work, "bin"))
         sample_exe = with_dlls(options.sample, options.dll_dir, os.path.join(work, "bin"))
         mode = {"kill": "render", "hang": "render", "objects": "objects", "memory": "memory"}[case]
@@ -250,16 +265,22 @@ def main():
     wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "wine"))
     work = tempfile.mkdtemp(prefix="npt-isolation-%s-" % options.case)
     problems, figures = run_case(options.case, options, wrapper, work)
+    return report(options.case, problems, figures, work, options.keep)
+
+
+def report(case, problems, figures, work, keep):
+    """Prints a case's figures and problems; its exit status. A failed case's work
+    directory is kept for its logs."""
     for line in figures:
-        print("%s: %s" % (options.case, line))
+        print("%s: %s" % (case, line))
     if problems:
         for problem in problems:
             print("FAIL: " + problem)
         print("kept in " + work)
         return 1
-    if not options.keep:
+    if not keep:
         shutil.rmtree(work, ignore_errors=True)
-    print("%s: OK" % options.case)
+    print("%s: OK" % case)
     return 0
 
 

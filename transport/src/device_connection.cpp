@@ -552,7 +552,7 @@ Status GuestConnection::connect_device(const char* device, const Geometry& geome
   if (welcome.magic != kWelcomeMagic)
     return fail(kDeviceRemoved, "not a Neptune server");
   if (welcome.error != uint32_t(ConnectError::None))
-    return fail(kInvalidArg, welcome.message);
+    return fail(refusal_status(ConnectError(welcome.error)), welcome.message);
   if (welcome.version < kMinVersion || welcome.version > kVersion ||
       (welcome.flags & ~uint32_t(kWelcomeDevice | kWelcomeBulkRegions)) || !(welcome.flags & kWelcomeDevice) ||
       welcome.reserved != 0 || load_acquire(slot->state) != kSlotActive)

@@ -275,7 +275,7 @@ Status GuestConnection::connect(const char* address, const Geometry& geometry,
   }
   if (welcome.error != uint32_t(ConnectError::None)) {
     close_memory();
-    return fail(kInvalidArg, welcome.message);
+    return fail(refusal_status(ConnectError(welcome.error)), welcome.message);
   }
   if (!socket.recv_all(reinterpret_cast<uint8_t*>(&welcome) + kWelcomeVersion2Bytes,
                        sizeof(welcome) - kWelcomeVersion2Bytes, connect_timeout_ms())) {

@@ -39,6 +39,7 @@ const char* connect_error_name(ConnectError error) {
     case ConnectError::ServerError:     return "server could not create the context";
     case ConnectError::UnsupportedFeature: return "guest requires a handshake feature this server does not know";
     case ConnectError::ProtocolMismatch: return "guest and server speak different D3D11 protocols";
+    case ConnectError::ServerMemoryExhausted: return "server memory exhausted";
   }
   return "unknown";
 }

@@ -160,6 +160,31 @@ TEST_P(Device, RefusalsComeThroughTheMailboxAndFreeTheSlot) {
   EXPECT_TRUE(echo_ok(*c, 2));
 }
 
+// On a device the contexts' shared memory is the device's own: each context reserves its
+// resources (100 MiB) and its worker (10 MiB) of the server's bound, so two fit in 250 MiB
+// and no third, while the device has room; the reservation comes back with the slot.
+TEST_P(Device, TheServerMemoryBoundRefusesContextsTheDeviceHasRoomFor) {
+  DeviceServerProcess server(GetParam(), 32ull << 20,
+                             { "--max-memory", "250M", "--max-object-memory", "100M", "--worker-memory", "10M" });
+  ASSERT_TRUE(server.serving());
+  std::unique_ptr<GuestConnection> a, b, c;
+  std::string error;
+  ASSERT_EQ(server.connect(&a, &error), kOk) << error;
+  ASSERT_EQ(server.connect(&b, &error), kOk) << error;
+  for (int i = 0; i < 5; i++) {
+    EXPECT_EQ(server.connect(&c, &error), kOutOfMemory);
+    EXPECT_NE(error.find("a context reserves 110 MiB (shared 0, bulk regions 0, resources 100, worker 10); "
+                         "2 contexts hold 220 of the server's 250 MiB"), std::string::npos) << error;
+  }
+  EXPECT_TRUE(echo_ok(*a, 1));
+  EXPECT_TRUE(echo_ok(*b, 2));
+  a.reset();
+  for (int i = 0; i < 300 && server.connect(&c, &error) != kOk; i++)
+    sleep_us(10000);
+  ASSERT_TRUE(c) << error;
+  EXPECT_TRUE(echo_ok(*c, 3));
+}
+
 TEST_P(Device, AKilledOrStoppedGuestLosesItsSlotWithinTwoSeconds) {
   DeviceServerProcess server(GetParam(), 32ull << 20);
   ASSERT_TRUE(server.serving());

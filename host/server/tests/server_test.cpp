@@ -261,6 +261,46 @@ TEST(Server, HandshakeNegotiatesVersionsAndFeaturesExplicitly) {
 // A guest announces the D3D11 protocol it was generated from; a server that decodes it
 // (executor mode) refuses another registry at connect, saying both, instead of ending the
 // context at the first opcode it does not know.
+// Each context reserves its shared memory (~1 MiB here), the bulk regions it may add (none:
+// its bulk is the limit already) and its 100 MiB of resources: three fit in 350 MiB, and
+// no fourth, however many guests knock; the three admitted go on; a context that ends
+// gives its reservation back.
+TEST(Server, TheServerMemoryBoundRefusesAFloodOfContextsAndKeepsTheAdmitted) {
+  ServerProcess server({ "--max-memory", "350M", "--max-object-memory", std::to_string(100u << 20),
+                         "--max-bulk", "1M", "--worker-memory", "0" });
+  std::vector<std::unique_ptr<GuestConnection>> admitted;
+  for (int i = 0; i < 3; i++) {
+    std::unique_ptr<GuestConnection> guest;
+    std::string error;
+    ASSERT_EQ(server.connect(&guest, &error), kOk) << "context " << i << ": " << error;
+    admitted.push_back(std::move(guest));
+  }
+  for (int i = 0; i < 20; i++) {
+    std::unique_ptr<GuestConnection> guest;
+    std::string error;
+    EXPECT_EQ(server.connect(&guest, &error), kOutOfMemory) << "flood guest " << i;
+    EXPECT_EQ(guest, nullptr);
+    EXPECT_NE(error.find("server memory exhausted"), std::string::npos) << error;
+    EXPECT_NE(error.find("3 contexts hold"), std::string::npos) << error;
+    EXPECT_NE(error.find("--max-memory"), std::string::npos) << error;
+  }
+  for (size_t i = 0; i < admitted.size(); i++)
+    EXPECT_TRUE(echo_ok(*admitted[i], 0, uint32_t(10 + i))) << "admitted context " << i;
+
+  admitted.pop_back();
+  std::unique_ptr<GuestConnection> later;
+  const uint64_t start = now_ns();
+  Status s = kOutOfMemory;
+  while (s == kOutOfMemory && ms_since(start) < 5000) {
+    s = server.connect(&later);
+    if (s == kOutOfMemory)
+      npt::transport::sleep_us(20000);
+  }
+  ASSERT_EQ(s, kOk) << "the ended context's reservation comes back";
+  EXPECT_TRUE(echo_ok(*later, 0, 99));
+  EXPECT_TRUE(echo_ok(*admitted[0], 0, 100));
+}
+
 TEST(Server, RefusesAGuestOfAnotherProtocolRegistryAtConnect) {
   const ProtocolIdentity own = npt::server::executor_protocol();
   ProtocolIdentity other = own;

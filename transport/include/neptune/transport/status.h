@@ -59,8 +59,16 @@ enum class ConnectError : uint32_t {
   ServerError     = 10, // the server could not create shared memory or a worker
   UnsupportedFeature = 11, // the guest requires a Hello feature (flag bits 16..31) this server does not know
   ProtocolMismatch = 12, // the guest's D3D11 protocol (major version, registry) is not the server's
+  ServerMemoryExhausted = 13, // the context's memory reservation does not fit in the server's bound (--max-memory)
 };
 
 const char* connect_error_name(ConnectError error);
+
+// What a refused guest's connect returns: E_OUTOFMEMORY where the server has no memory
+// left for another context (D3D11CreateDevice's answer when memory runs out),
+// E_INVALIDARG for everything the guest asked wrongly or the server does not allow.
+inline Status refusal_status(ConnectError error) {
+  return error == ConnectError::ServerMemoryExhausted ? kOutOfMemory : kInvalidArg;
+}
 
 }
