@@ -92,6 +92,8 @@ constexpr uint64_t kSectionBytes = sizeof(RegistryHeader) + uint64_t(kCapacity) 
 // A lock held longer than this belongs to a worker that died inside it (Registry::attach
 // may shorten it for tests and fuzzing).
 constexpr auto kLockSteal = std::chrono::milliseconds(250);
+// How many take-over times a call waits for the lock at most, whoever holds it.
+constexpr int kLockPatience = 4;
 
 static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<uint32_t>::is_always_lock_free,
               "shared-memory atomics must be address-free");
@@ -363,18 +365,28 @@ uint32_t Registry::removeStaleSections() {
 Registry::~Registry() = default;
 
 void Registry::lock() {
-  auto start = std::chrono::steady_clock::now();
+  const auto first = std::chrono::steady_clock::now();
+  auto start = first;
   uint32_t seen = 0;
   for (uint32_t spins = 0;; spins++) {
     uint32_t expected = 0;
     if (m_header->lock.compare_exchange_weak(expected, m_lockToken, std::memory_order_acquire)) return;
+    const auto now = std::chrono::steady_clock::now();
     if (expected != seen) {
       seen = expected;
-      start = std::chrono::steady_clock::now();
-    } else if (std::chrono::steady_clock::now() - start > m_lockSteal) {
+      start = now;
+    } else if (now - start > m_lockSteal) {
       // The same holder for 250 ms: sections under this lock are a few stores long, so
       // the holder died inside one. Take the lock over.
       if (m_header->lock.compare_exchange_strong(expected, m_lockToken, std::memory_order_acquire)) return;
+    }
+    if (now - first > kLockPatience * m_lockSteal) {
+      // Holders for four take-over times, each replaced before it could be taken over:
+      // honest holders do not queue that long, a hostile worker rewriting the word does.
+      // The lock binds honest workers only (everything read under it is validated), so
+      // this call goes on rather than wait for that worker forever.
+      m_header->lock.exchange(m_lockToken, std::memory_order_acq_rel);
+      return;
     }
     if (spins > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
   }

@@ -252,6 +252,49 @@ TEST(SharingRegistry, GarbageFromAHostileWorkerNeverCrashesAReader) {
   }
 }
 
+// A hostile worker that keeps rewriting the allocation lock's word with new values (each a
+// new "holder", none there long enough to be taken over) holds an honest call for four
+// take-over times, then the call goes on. The word is the header's sixth (the fuzzer's
+// registry harness writes it at the same offset).
+TEST(SharingRegistry, AHostileWorkerRewritingTheLockWordDelaysACallBoundedly) {
+  std::vector<uint64_t> memory(Registry::sectionBytes() / sizeof(uint64_t) + 1);
+  uint8_t* section = reinterpret_cast<uint8_t*>(memory.data());
+  std::string error;
+  const auto steal = std::chrono::milliseconds(20);
+  auto registry = Registry::attach(section, Registry::sectionBytes(), true, &error,
+                                   uint32_t(std::chrono::microseconds(steal).count()));
+  ASSERT_TRUE(registry) << error;
+  auto* lockWord = reinterpret_cast<std::atomic<uint32_t>*>(section + 20);
+  std::atomic<bool> stop{false};
+  std::thread hostile([&] {
+    for (uint32_t value = 1; !stop; value++) {
+      lockWord->store(value | 1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  while (lockWord->load() == 0) std::this_thread::yield();
+  std::atomic<bool> done{false};
+  std::atomic<uint64_t> handle{0};
+  const auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point ended;
+  std::thread honest([&] {
+    handle = registry->create(1, Kind::Buffer, 0, kDesc, 64, nullptr);
+    ended = std::chrono::steady_clock::now();
+    done = true;
+  });
+  const auto patience = start + std::chrono::seconds(10);
+  while (!done && std::chrono::steady_clock::now() < patience) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const bool endedWhileHostile = done;
+  stop = true;   // without the bound the call ends only now (the same holder for 20 ms)
+  hostile.join();
+  honest.join();
+  ASSERT_TRUE(endedWhileHostile) << "the call waited for the hostile worker for 10 s";
+  EXPECT_NE(handle.load(), 0u);
+  EXPECT_GE(ended - start, 4 * steal) << "the lock was taken from changing holders at once";
+  EntryInfo info;
+  EXPECT_EQ(registry->lookup(handle, info), LookupError::Ok);
+}
+
 // The sections behind guest NT handles keep an entry live after its last reference (an
 // orphan: the creator's context ended while another guest process holds a handle), until
 // a guest says the last of them is gone; only a holder adds them, and never below zero.
