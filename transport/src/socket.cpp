@@ -25,6 +25,20 @@ static bool interrupted() { return false; }
 using ssize = ssize_t;
 static int last_error_would_block() { return errno == EAGAIN || errno == EWOULDBLOCK; }
 static bool interrupted() { return errno == EINTR; }
+
+// 1 when fd has bytes (or its end) to read, 0 after timeout_ms (< 0: none), -1 on error.
+static int poll_readable(int fd, int timeout_ms) {
+  pollfd pfd = { fd, POLLIN, 0 };
+  for (;;) {
+    int r = ::poll(&pfd, 1, timeout_ms);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0)
+      return -1;
+    // POLLHUP with queued bytes still reads them first; recv reports the end.
+    return r == 0 ? 0 : 1;
+  }
+}
 #endif
 
 bool socket_library_init() {
@@ -145,18 +159,7 @@ int Socket::wait_readable(int timeout_ms) {
   int r = ::select(0, &set, nullptr, nullptr, timeout_ms < 0 ? nullptr : &tv);
   return r < 0 ? -1 : (r > 0 ? 1 : 0);
 #else
-  pollfd pfd = { m_fd, POLLIN, 0 };
-  for (;;) {
-    int r = ::poll(&pfd, 1, timeout_ms);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r < 0)
-      return -1;
-    if (r == 0)
-      return 0;
-    // POLLHUP with queued bytes still reads them first; recv reports the end.
-    return 1;
-  }
+  return poll_readable(m_fd, timeout_ms);
 #endif
 }
 
@@ -240,12 +243,7 @@ bool send_with_fd(int socket, const void* data, size_t size, int fd) {
 
 bool recv_with_fd(int socket, void* data, size_t size, int* fd, int timeout_ms) {
   *fd = -1;
-  pollfd pfd = { socket, POLLIN, 0 };
-  int ready;
-  do {
-    ready = ::poll(&pfd, 1, timeout_ms);
-  } while (ready < 0 && errno == EINTR);
-  if (ready <= 0)
+  if (poll_readable(socket, timeout_ms) <= 0)
     return false;
   iovec iov = { data, size };
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
