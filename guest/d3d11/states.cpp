@@ -186,9 +186,7 @@ HRESULT SamplerState::validate(const D3D11_SAMPLER_DESC* d) {
     return E_INVALIDARG;
   if (!addressOk(d->AddressU) || !addressOk(d->AddressV) || !addressOk(d->AddressW))
     return E_INVALIDARG;
-  bool anisotropic = d->Filter == D3D11_FILTER_ANISOTROPIC || d->Filter == D3D11_FILTER_COMPARISON_ANISOTROPIC ||
-                     d->Filter == D3D11_FILTER_MINIMUM_ANISOTROPIC || d->Filter == D3D11_FILTER_MAXIMUM_ANISOTROPIC;
-  if (anisotropic && d->MaxAnisotropy > D3D11_REQ_MAXANISOTROPY)
+  if (D3D11_DECODE_IS_ANISOTROPIC_FILTER(d->Filter) && d->MaxAnisotropy > D3D11_REQ_MAXANISOTROPY)
     return E_INVALIDARG;
   if (d->MipLODBias < -16.0f || d->MipLODBias > 15.99f)
     return E_INVALIDARG;

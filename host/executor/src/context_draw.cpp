@@ -10,12 +10,16 @@ namespace npt::executor {
 
 using objects::InterfaceId;
 
-ID3D11DeviceContext* Executor::drawContextOf(ObjectId self, const char* method, DeviceState** device) {
+ID3D11DeviceContext* Executor::drawContextOf(ObjectId self, const char* method, DeviceState** device, bool indexed) {
   ContextState* state = nullptr;
   ID3D11DeviceContext* context = contextOf(self, method, device, &state);
   if (!context) return nullptr;
   if (!state->topologyDefined) {
     drop(method, "the primitive topology is UNDEFINED");
+    return nullptr;
+  }
+  if (indexed && !state->indexBufferBound) {
+    drop(method, "no index buffer is bound");
     return nullptr;
   }
   return context;
@@ -30,7 +34,7 @@ void Executor::ID3D11DeviceContext_Draw(ObjectId self, UINT VertexCount, UINT St
 
 void Executor::ID3D11DeviceContext_DrawIndexed(ObjectId self, UINT IndexCount, UINT StartIndexLocation,
                                                INT BaseVertexLocation) {
-  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawIndexed")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawIndexed", nullptr, true)) {
     context->DrawIndexed(IndexCount, StartIndexLocation, BaseVertexLocation);
     noteBoundOutputWrites(self, context, false);
   }
@@ -47,7 +51,7 @@ void Executor::ID3D11DeviceContext_DrawInstanced(ObjectId self, UINT VertexCount
 void Executor::ID3D11DeviceContext_DrawIndexedInstanced(ObjectId self, UINT IndexCountPerInstance, UINT InstanceCount,
                                                         UINT StartIndexLocation, INT BaseVertexLocation,
                                                         UINT StartInstanceLocation) {
-  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawIndexedInstanced")) {
+  if (ID3D11DeviceContext* context = drawContextOf(self, "DrawIndexedInstanced", nullptr, true)) {
     context->DrawIndexedInstanced(IndexCountPerInstance, InstanceCount, StartIndexLocation, BaseVertexLocation,
                                   StartInstanceLocation);
     noteBoundOutputWrites(self, context, false);
@@ -90,7 +94,8 @@ const char* indirectProblem(const ResourceState* buffer, UINT offset, UINT argum
     DeviceState* device = nullptr;                                                                           \
     const bool dispatch = std::strcmp(#Method, "DispatchIndirect") == 0;                                     \
     ID3D11DeviceContext* context =                                                                           \
-        dispatch ? contextOf(self, #Method, &device) : drawContextOf(self, #Method, &device);                 \
+        dispatch ? contextOf(self, #Method, &device)                                                         \
+                 : drawContextOf(self, #Method, &device, std::strcmp(#Method, "DrawIndexedInstancedIndirect") == 0); \
     ID3D11Buffer* args = nullptr;                                                                            \
     Record* record = nullptr;                                                                                \
     if (!context || !resolveAs(buffer, InterfaceId::ID3D11Buffer, false, #Method, &args, &record)) return;   \

@@ -97,7 +97,7 @@ void Executor::ID3D11DeviceContext_ExecuteCommandList(ObjectId self, ObjectId pC
   if (!sameDevice(record, device, pCommandList, method)) return;
   context->ExecuteCommandList(list, RestoreContextState);
   // Without restoring, the context is left in the default state.
-  if (!RestoreContextState) state->topologyDefined = false;
+  if (!RestoreContextState) state->resetToDefaultState();
   noteCommandListExecuted(self, context, pCommandList);
 }
 
@@ -120,7 +120,7 @@ void Executor::ID3D11DeviceContext_FinishCommandList(ObjectId self, BOOL Restore
   }
   ID3D11CommandList* list = nullptr;
   HRESULT hr = context->FinishCommandList(RestoreDeferredContextState, &list);
-  if (!RestoreDeferredContextState) state->topologyDefined = false;
+  if (!RestoreDeferredContextState) state->resetToDefaultState();
   // What the recorded commands write now belongs to the list (discarded with a refused one).
   noteCommandListFinished(self, ppCommandList);
   if (FAILED(hr) || !list) {

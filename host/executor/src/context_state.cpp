@@ -168,7 +168,8 @@ void Executor::ID3D11DeviceContext_IASetIndexBuffer(ObjectId self, ObjectId pInd
                                                     UINT Offset) {
   const char* method = "IASetIndexBuffer";
   DeviceState* device = nullptr;
-  ID3D11DeviceContext* context = contextOf(self, method, &device);
+  ContextState* state = nullptr;
+  ID3D11DeviceContext* context = contextOf(self, method, &device, &state);
   ID3D11Buffer* buffer = nullptr;
   Record* record = nullptr;
   if (!context || !resolveAs(pIndexBuffer, InterfaceId::ID3D11Buffer, true, method, &buffer, &record)) return;
@@ -176,6 +177,7 @@ void Executor::ID3D11DeviceContext_IASetIndexBuffer(ObjectId self, ObjectId pInd
                  !admit(validation::validateIndexBufferFormat(Format), method)))
     return;
   context->IASetIndexBuffer(buffer, Format, Offset);
+  state->indexBufferBound = buffer != nullptr;
 }
 
 void Executor::ID3D11DeviceContext_IASetPrimitiveTopology(ObjectId self, D3D_PRIMITIVE_TOPOLOGY Topology) {
@@ -317,7 +319,7 @@ void Executor::ID3D11DeviceContext_ClearState(ObjectId self) {
   ID3D11DeviceContext* context = contextOf(self, "ClearState", nullptr, &state);
   if (!context) return;
   context->ClearState();
-  state->topologyDefined = false;
+  state->resetToDefaultState();
 }
 
 }  // namespace npt::executor

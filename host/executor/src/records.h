@@ -49,6 +49,16 @@ struct ContextState final : Record {
   // The topology is not UNDEFINED (the default state): Windows discards draws made
   // without one, and backends differ on them, so the executor drops them.
   bool topologyDefined = false;
+  // An index buffer is bound. Windows reads indices of 0 from a missing one (every
+  // primitive but a point degenerate); wined3d dereferences it and crashes, so the
+  // executor drops indexed draws without one.
+  bool indexBufferBound = false;
+
+  // The state a context is in after ClearState, or after a command list without restoring.
+  void resetToDefaultState() {
+    topologyDefined = false;
+    indexBufferBound = false;
+  }
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

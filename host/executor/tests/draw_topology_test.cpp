@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // IASetPrimitiveTopology(UNDEFINED) is valid (it is the default state, which ClearState
 // and runtimes resetting state set); draws made while the topology is UNDEFINED are
-// discarded, as Windows does, whatever the backend would make of them. Windows build
+// discarded, as Windows does, whatever the backend would make of them. Indexed draws
+// without an index buffer are discarded too (wined3d crashed on them). Windows build
 // (shaders compiled at run time with d3dcompiler_47).
 #include <d3dcompiler.h>
 
@@ -146,6 +147,62 @@ TEST_F(DrawTopologyTest, ClearStateAndCommandListsLeaveTheTopologyUndefined) {
   ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_Draw(h.w(), context, 3, 0));
   h.runOk();
   EXPECT_EQ(h.executor().droppedCalls(), dropped + 4) << "restored: the topology set before";
+  EXPECT_FALSE(h.executor().isFatal());
+}
+
+// Windows reads indices of 0 from a missing index buffer; wined3d dereferences the missing
+// buffer (found replaying the executor fuzz corpus through neptune-server.exe), so the
+// executor drops indexed draws made without one, on every context and after every reset.
+TEST_F(DrawTopologyTest, IndexedDrawsWithoutAnIndexBufferAreDiscarded) {
+  setTopology(context, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+  protocol::ObjectId indices = h.newId(), args = h.newId();
+  D3D11_BUFFER_DESC indexDesc = {64, D3D11_USAGE_DEFAULT, D3D11_BIND_INDEX_BUFFER, 0, 0, 0};
+  D3D11_BUFFER_DESC argsDesc = {20, D3D11_USAGE_DEFAULT, 0, 0, D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS, 0};
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &indexDesc, 0, nullptr, indices));
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateBuffer(h.w(), device, &argsDesc, 0, nullptr, args));
+  h.runOk();
+  auto drawIndexedThreeWays = [&](protocol::ObjectId on) {
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawIndexed(h.w(), on, 3, 0, 0));
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawIndexedInstanced(h.w(), on, 3, 1, 0, 0, 0));
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_DrawIndexedInstancedIndirect(h.w(), on, args, 0));
+    h.runOk();
+  };
+  uint64_t dropped = h.executor().droppedCalls();
+  drawIndexedThreeWays(context);
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 3);
+  EXPECT_TRUE(h.logContains("no index buffer is bound"));
+
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetIndexBuffer(h.w(), context, indices, DXGI_FORMAT_R16_UINT, 0));
+  h.runOk();
+  drawIndexedThreeWays(context);
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 3) << "with an index buffer the draws are made";
+
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetIndexBuffer(h.w(), context, 0, DXGI_FORMAT_UNKNOWN, 0));
+  h.runOk();
+  drawIndexedThreeWays(context);
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 6) << "unbound again";
+
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetIndexBuffer(h.w(), context, indices, DXGI_FORMAT_R16_UINT, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ClearState(h.w(), context));
+  h.runOk();
+  bindPipeline(context, vertexShader, pixelShader);
+  setTopology(context, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+  drawIndexedThreeWays(context);
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 9) << "ClearState unbinds it";
+
+  protocol::ObjectId deferred = h.newId(), list = h.newId();
+  ASSERT_TRUE(protocol::encode_ID3D11Device_CreateDeferredContext(h.w(), device, 0, deferred));
+  h.runOk();
+  bindPipeline(deferred, vertexShader, pixelShader);
+  setTopology(deferred, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+  drawIndexedThreeWays(deferred);
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 12) << "a deferred context starts without one";
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_IASetIndexBuffer(h.w(), deferred, indices, DXGI_FORMAT_R16_UINT, 0));
+  ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_FinishCommandList(h.w(), deferred, FALSE, list));
+  h.runOk();
+  setTopology(deferred, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+  drawIndexedThreeWays(deferred);
+  EXPECT_EQ(h.executor().droppedCalls(), dropped + 15) << "Finish without restoring unbinds it";
   EXPECT_FALSE(h.executor().isFatal());
 }
 

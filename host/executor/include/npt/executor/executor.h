@@ -405,8 +405,10 @@ private:
   // The context of a context call (self), or null.
   ID3D11DeviceContext* contextOf(ObjectId self, const char* method, DeviceState** device = nullptr,
                                  ContextState** state = nullptr);
-  // The context of a draw, or null: also when its topology is UNDEFINED (the draw is dropped).
-  ID3D11DeviceContext* drawContextOf(ObjectId self, const char* method, DeviceState** device = nullptr);
+  // The context of a draw, or null: also when its topology is UNDEFINED or, for an indexed
+  // draw, no index buffer is bound (the draw is dropped; records.h says why).
+  ID3D11DeviceContext* drawContextOf(ObjectId self, const char* method, DeviceState** device = nullptr,
+                                     bool indexed = false);
   // The record of a new context object: its newer interfaces, queried once.
   std::unique_ptr<ContextState> contextState(ID3D11DeviceContext* context, bool deferred);
   // Same device for an object and the context/device using it; fatal otherwise.
