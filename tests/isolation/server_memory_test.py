@@ -27,25 +27,33 @@ from isolation_test import Program, frames_of, reference_frames, report, start_s
 
 E_OUTOFMEMORY = 0x8007000E
 MIB = 1 << 20
+MAPPING_LINE = re.compile(r"context \d+ in worker process \d+ \((Local\\neptune-\d+-)\d+\)")
 RESERVATION_LINE = re.compile(r"server memory exhausted: a context reserves (\d+) MiB")
 # More guests knocking once the server is full.
 FLOOD = 4
 
 
-def server_processes(server_exe):
-    """Linux pids of the processes running this server's program under Wine (the server
-    and its workers), found by their command lines."""
+def server_processes(server_exe, server_pid, mappings):
+    """Linux pids of this server's processes under Wine: the server (started as
+    server_pid) and its workers, whose command lines name their context's mapping, which
+    starts with `mappings` ("Local\\neptune-<server's Windows pid>-"). Other tests may run
+    servers of the same program at the same time; Wine starts processes detached, so the
+    workers are not the server's children."""
     name = os.path.basename(server_exe).lower().encode()
+    worker_mark = b"--mapping\0" + mappings.lower().encode()
     pids = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open("/proc/%s/cmdline" % entry, "rb") as f:
-                argv = f.read().lower().split(b"\0")
+                cmdline = f.read().lower()
         except OSError:
             continue
-        if argv and (argv[0].endswith(b"\\" + name) or argv[0].endswith(b"/" + name)):
+        program = cmdline.split(b"\0")[0]
+        if not (program.endswith(b"\\" + name) or program.endswith(b"/" + name)):
+            continue
+        if int(entry) == server_pid or worker_mark in cmdline:
             pids.append(int(entry))
     return pids
 
@@ -120,7 +128,8 @@ def run(options, wrapper, work):
             problems.append("%d guests admitted, %d reservations of %d MiB fit in %d MiB"
                             % (len(holders), expected, reserved_mib, options.max_memory_mib))
 
-        pids = server_processes(options.server)
+        mappings = server.wait_for(MAPPING_LINE.pattern, 30, "server (a context's mapping)").group(1)
+        pids = server_processes(options.server, server.process.pid, mappings)
         pss = sum(resident_kib(pid, "Pss") for pid in pids) * 1024
         rss = sum(resident_kib(pid, "Rss") for pid in pids) * 1024
         figures.append("server resident while %d guests hold %d MiB of textures each: %d processes, proportional "
@@ -139,7 +148,7 @@ def run(options, wrapper, work):
             problems.append("an admitted guest could not render after the flood:\n" + first.output())
         # Its reservation comes back once its worker is gone.
         deadline = time.monotonic() + 30
-        while len(server_processes(options.server)) > len(holders) + 1 and time.monotonic() < deadline:
+        while len(server_processes(options.server, server.process.pid, mappings)) > len(holders) + 1 and time.monotonic() < deadline:
             time.sleep(0.05)
         sample = Program(wrapper, [sample_exe] + sample_args, os.path.join(work, "sample.txt"), env)
         sample.finish(300)
