@@ -3,7 +3,7 @@
 # Sourced by scripts/test and scripts/demo.
 
 NPT_DEBIAN_PACKAGES=(
-  meson ninja-build pkg-config g++ python3 ccache
+  meson ninja-build pkg-config g++ python3 ccache dpkg-dev
   mingw-w64 g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix g++-mingw-w64-i686-posix
   wine wine64 wine64-tools libwine-dev
   xvfb xauth libgl1-mesa-dri mesa-vulkan-drivers

@@ -36,47 +36,20 @@ if have_all; then
   exit 0
 fi
 
-# shellcheck disable=SC1091
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-[ -n "$codename" ] || fail "cannot tell this machine's Debian suite from /etc/os-release"
-# The mirror this machine's apt already uses for its suite (deb822 .sources or the
-# one-line sources.list), so the fetch goes where the machine's packages come from.
-machine_mirror() {
-  local file
-  for file in /etc/apt/sources.list.d/*.sources; do
-    [ -r "$file" ] || continue
-    awk -v suite="$codename" '
-      /^[[:space:]]*$/ { if (uri != "" && has) { print uri; exit } uri = ""; has = 0; next }
-      $1 == "URIs:" { uri = $2 }
-      $1 == "Suites:" { for (i = 2; i <= NF; i++) if ($i == suite) has = 1 }
-      END { if (uri != "" && has) print uri }' "$file" | head -n1
-  done
-  [ -r /etc/apt/sources.list ] &&
-    awk -v suite="$codename" '$1 == "deb" && $0 !~ /\[/ && $3 == suite { print $2; exit }' /etc/apt/sources.list
-  return 0
-}
-mirror=${NPT_DEBIAN_MIRROR:-$(machine_mirror | head -n1)}
-[ -n "$mirror" ] || fail "no apt source for suite $codename in /etc/apt (set NPT_DEBIAN_MIRROR to a Debian mirror)"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || fail "$keyring is missing (package debian-archive-keyring)"
-
-apt_dir=$cache/apt
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/sources.list.d" "$cache/download"
-echo "deb-src [signed-by=$keyring] $mirror $codename main" >"$apt_dir/sources.list"
-apt_options=(
-  -o "Dir::Etc::SourceList=$apt_dir/sources.list"
-  -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
-  -o "Dir::State::Lists=$apt_dir/lists"
-  -o "Dir::Cache=$apt_dir/cache"
-  -o "Debug::NoLocking=1"
-)
+# shellcheck source=../../scripts/lib/debian-apt.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/debian-apt.sh"
+npt_apt_caller=fetch-wine-tests
+codename=$(npt_debian_codename)
+mirror=$(npt_debian_mirror)
+mkdir -p "$cache/download"
+npt_apt_init "$cache/apt" "deb-src $mirror $codename main"
 log=$cache/fetch.log
 : >"$log"
 
 echo "fetching Wine $version's source package (deb-src $mirror $codename) into $cache" >&2
-apt-get "${apt_options[@]}" update >>"$log" 2>&1 ||
+npt_apt update >>"$log" 2>&1 ||
   fail "apt-get update with the private sources list failed (network or mirror?); log: $log"
-(cd "$cache/download" && apt-get "${apt_options[@]}" source --download-only "wine=$version") >>"$log" 2>&1 ||
+(cd "$cache/download" && npt_apt source --download-only "wine=$version") >>"$log" 2>&1 ||
   fail "apt-get source wine=$version failed; log: $log"
 
 orig=$(ls "$cache/download"/wine_"$upstream".orig.tar.* 2>/dev/null | head -n1)
@@ -99,5 +72,5 @@ rm -rf "$tree"
 mv "$top" "$tree"
 have_all || fail "the extracted tree $tree lacks one of: ${wanted[*]}"
 # The extracted files are the cache; the package and apt's lists are not needed again.
-rm -rf "$cache/download" "$apt_dir"
+rm -rf "$cache/download" "$cache/apt"
 echo "$tree"

@@ -42,7 +42,7 @@ BackendStatus openDxvk(std::unique_ptr<Backend>& out) {
   const std::string hint = dir.empty() ? "library search path; set NPT_DXVK_PATH to its directory"
                                        : "NPT_DXVK_PATH=" + dir;
   BackendStatus status =
-      LibraryBackend::open({"dxvk", prefix + "libdxvk_dxgi.so", prefix + "libdxvk_d3d11.so", hint}, out);
+      LibraryBackend::open({"dxvk", prefix + "libdxvk_dxgi.so", prefix + "libdxvk_d3d11.so", hint, dxvkOutputsUnavailable}, out);
   if (status.ok()) status = prepareDxvkWindowSystem();
   if (status.ok()) keepDxvkVulkanDriverLoaded(prefix + "libdxvk_dxgi.so");
   if (!status.ok()) out.reset();

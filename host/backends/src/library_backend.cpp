@@ -14,6 +14,7 @@ static std::string hex(HRESULT hr) {
 BackendStatus LibraryBackend::open(const LibraryBackendConfig& config, std::unique_ptr<Backend>& out) {
   auto backend = std::unique_ptr<LibraryBackend>(new LibraryBackend());
   backend->m_name = config.name;
+  backend->m_outputsUnavailable = config.outputsUnavailable;
   if (!backend->m_dxgi.open(config.dxgiLibrary))
     return BackendStatus::fail(BackendError::LibraryMissing, E_FAIL,
                                std::string(config.name) + " backend: cannot load " + config.dxgiLibrary + " (" +

@@ -16,6 +16,7 @@ struct LibraryBackendConfig {
   std::string dxgiLibrary;     // loaded first: the D3D11 library depends on it
   std::string d3d11Library;
   std::string searchHint;      // how the libraries were searched, for error messages
+  std::string (*outputsUnavailable)() = nullptr;   // Backend::outputsUnavailable; null: always enumerable
 };
 
 class LibraryBackend final : public Backend {
@@ -25,6 +26,7 @@ public:
   const char* name() const override { return m_name; }
   BackendStatus createDevice(const DeviceRequest& request, DeviceObjects& out) override;
   BackendStatus createFactory(REFIID iid, void** factory) override;
+  std::string outputsUnavailable() const override { return m_outputsUnavailable ? m_outputsUnavailable() : ""; }
 
 private:
   using CreateDeviceFn = HRESULT(WINAPI*)(IDXGIAdapter*, D3D_DRIVER_TYPE, HMODULE, UINT, const D3D_FEATURE_LEVEL*,
@@ -36,6 +38,7 @@ private:
   DynamicLibrary m_d3d11;
   CreateDeviceFn m_createDevice = nullptr;
   CreateFactoryFn m_createFactory = nullptr;
+  std::string (*m_outputsUnavailable)() = nullptr;
 };
 
 }  // namespace npt::backends

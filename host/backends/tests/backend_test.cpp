@@ -104,19 +104,27 @@ TEST(DxvkBackend, LibraryWithoutEntryPoints) {
   std::filesystem::remove_all(dir);
 }
 
-// Runs only where a DXVK-native build is installed: NPT_DXVK_PATH names its directory
-// (then a missing library is a failure: the run asked for DXVK there) or the loader's
-// search path holds it (otherwise the test is skipped, with the reason).
-TEST(DxvkBackend, CreatesADeviceWhenAvailable) {
-  std::unique_ptr<Backend> backend;
+// DXVK tests run only where a DXVK-native build is installed: NPT_DXVK_PATH names its
+// directory (then a missing library is a failure: the run asked for DXVK there) or the
+// loader's search path holds it. Returns why a test is skipped here, or empty with
+// `backend` open (or the test failed).
+std::string openDxvkOrSkipReason(std::unique_ptr<Backend>& backend) {
   BackendStatus status = openBackend("dxvk", backend);
   const char* dxvkPath = std::getenv("NPT_DXVK_PATH");
   if (status.error == BackendError::LibraryMissing && !(dxvkPath && *dxvkPath))
-    GTEST_SKIP() << "DXVK-native not available (set NPT_DXVK_PATH): " << status.message;
-  if (status.error == BackendError::WindowSystem) GTEST_SKIP() << status.message;
-  ASSERT_TRUE(status.ok()) << status.message;
+    return "DXVK-native not available (set NPT_DXVK_PATH): " + status.message;
+  if (status.error == BackendError::WindowSystem) return status.message;
+  if (!status.ok()) ADD_FAILURE() << status.message;
+  return {};
+}
+
+TEST(DxvkBackend, CreatesADeviceWhenAvailable) {
+  std::unique_ptr<Backend> backend;
+  const std::string skip = openDxvkOrSkipReason(backend);
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  ASSERT_TRUE(backend);
   DeviceObjects objects;
-  status = backend->createDevice({}, objects);
+  BackendStatus status = backend->createDevice({}, objects);
   ASSERT_TRUE(status.ok()) << status.message;
   EXPECT_GE(objects.featureLevel, D3D_FEATURE_LEVEL_10_0);
   objects.immediateContext->Release();
@@ -129,19 +137,48 @@ TEST(DxvkBackend, CreatesADeviceWhenAvailable) {
 // for the process (dxvk_resident_instance.cpp). Other drivers pass either way.
 TEST(DxvkBackend, DevicesCreatedOneAfterAnotherKeepWorking) {
   std::unique_ptr<Backend> backend;
-  BackendStatus status = openBackend("dxvk", backend);
-  const char* dxvkPath = std::getenv("NPT_DXVK_PATH");
-  if (status.error == BackendError::LibraryMissing && !(dxvkPath && *dxvkPath))
-    GTEST_SKIP() << "DXVK-native not available (set NPT_DXVK_PATH): " << status.message;
-  if (status.error == BackendError::WindowSystem) GTEST_SKIP() << status.message;
-  ASSERT_TRUE(status.ok()) << status.message;
+  const std::string skip = openDxvkOrSkipReason(backend);
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  ASSERT_TRUE(backend);
   for (int device = 0; device < 16; device++) {
     DeviceObjects objects;
-    status = backend->createDevice({}, objects);
+    BackendStatus status = backend->createDevice({}, objects);
     ASSERT_TRUE(status.ok()) << "device " << device << ": " << status.message;
     objects.immediateContext->Release();
     objects.device->Release();
   }
+}
+
+// DXVK-native divides by each output's refresh rate when it enumerates outputs, and an
+// Xvfb screen reports 0 Hz: the backend reports such displays instead (the executor then
+// describes no outputs). Where it reports none, every output enumerates and describes
+// itself; where it reports one, enumerating would kill this process with SIGFPE.
+TEST(DxvkBackend, DisplaysItCannotDescribeAreReportedInsteadOfEnumerated) {
+  std::unique_ptr<Backend> backend;
+  const std::string skip = openDxvkOrSkipReason(backend);
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  ASSERT_TRUE(backend);
+  const std::string why = backend->outputsUnavailable();
+  if (!why.empty()) {
+    EXPECT_NE(why.find("0 Hz"), std::string::npos) << why;
+    return;
+  }
+  IDXGIFactory1* factory = nullptr;
+  BackendStatus status = backend->createFactory(__uuidof(IDXGIFactory1), reinterpret_cast<void**>(&factory));
+  ASSERT_TRUE(status.ok()) << status.message;
+  IDXGIAdapter1* adapter = nullptr;
+  ASSERT_EQ(factory->EnumAdapters1(0, &adapter), S_OK);
+  for (UINT index = 0;; index++) {
+    IDXGIOutput* output = nullptr;
+    const HRESULT hr = adapter->EnumOutputs(index, &output);
+    if (hr == DXGI_ERROR_NOT_FOUND) break;
+    ASSERT_EQ(hr, S_OK) << "output " << index;
+    DXGI_OUTPUT_DESC desc = {};
+    EXPECT_EQ(output->GetDesc(&desc), S_OK) << "output " << index;
+    output->Release();
+  }
+  adapter->Release();
+  factory->Release();
 }
 
 #else

@@ -55,17 +55,26 @@ bool integerChannels(DXGI_FORMAT format, IntegerChannels* out) {
   }
 }
 
+// ClearUnorderedAccessViewUint writes "the lower n bits" of each value to a channel of n
+// bits. Handing the backend only those bits is the same clear on Windows and wined3d, and
+// the only form DXVK-native gets right: it passes the whole 32-bit value to Vulkan, where
+// a value out of the channel's range is undefined (lavapipe and NVIDIA saturate it, so -128
+// of an R8_SINT channel, 0xFFFFFF80, read back as -1).
+UINT lowBits(UINT value, unsigned bits) {
+  return bits >= 32 ? value : value & ((1u << bits) - 1);
+}
+
 // ClearView's rule for integer formats (ID3D11DeviceContext1::ClearView remarks): the
 // floats are integral values, rounded toward zero (235.7f -> 235), values out of the
 // channel's range and +-INF clamped to it, NaN -> 0. The result is in the form
-// ClearUnorderedAccessViewUint takes: each channel keeps the low bits of its value, so a
-// negative value is its two's complement.
+// ClearUnorderedAccessViewUint takes: the channel's bits of the value, so a negative value
+// is its two's complement.
 UINT integralClearValue(float value, bool isSigned, unsigned bits) {
   if (bits == 0 || std::isnan(value)) return 0;
   const double lowest = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
   const double highest = isSigned ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
   const double integral = std::fmin(std::fmax(std::trunc(double(value)), lowest), highest);
-  return isSigned ? UINT(int32_t(int64_t(integral))) : UINT(uint64_t(integral));
+  return lowBits(isSigned ? UINT(int32_t(int64_t(integral))) : UINT(uint64_t(integral)), bits);
 }
 
 }  // namespace
@@ -183,7 +192,14 @@ void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewUint(ObjectId self, O
                              &record))
     return;
   if (!sameDevice(record, device, pView, "ClearUnorderedAccessViewUint")) return;
-  context->ClearUnorderedAccessViewUint(view, Values);
+  IntegerChannels channels;
+  if (integerChannels(static_cast<ViewState*>(record)->format, &channels)) {
+    UINT values[4];
+    for (int i = 0; i < 4; i++) values[i] = lowBits(Values[i], channels.bits[i] ? channels.bits[i] : 32);
+    context->ClearUnorderedAccessViewUint(view, values);
+  } else {
+    context->ClearUnorderedAccessViewUint(view, Values);
+  }
   noteViewWrite(self, context, view);
 }
 

@@ -53,8 +53,9 @@ void copyText(std::array<uint16_t, N>& out, const WCHAR* text, size_t capacity) 
   for (size_t i = 0; i + 1 < N && i < capacity && text[i]; i++) out[i] = uint16_t(text[i]);
 }
 
-// The adapter and outputs of a backend device, as DXGI describes them.
-void describeDisplay(ID3D11Device* device, protocol::HostInfo& info) {
+// The adapter and, where the backend can enumerate them here, its outputs, as DXGI
+// describes them.
+void describeDisplay(ID3D11Device* device, bool withOutputs, protocol::HostInfo& info) {
   IDXGIDevice* dxgiDevice = nullptr;
   queryInterface(device, __uuidof(IDXGIDevice), &dxgiDevice);
   if (!dxgiDevice) return;
@@ -102,7 +103,7 @@ void describeDisplay(ID3D11Device* device, protocol::HostInfo& info) {
   static const DXGI_FORMAT kModeFormats[] = {DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R8G8B8A8_UNORM_SRGB,
                                              DXGI_FORMAT_B8G8R8A8_UNORM, DXGI_FORMAT_B8G8R8A8_UNORM_SRGB,
                                              DXGI_FORMAT_R10G10B10A2_UNORM, DXGI_FORMAT_R16G16B16A16_FLOAT};
-  for (UINT index = 0; index < protocol::kHostInfoMaxOutputs; index++) {
+  for (UINT index = 0; withOutputs && index < protocol::kHostInfoMaxOutputs; index++) {
     IDXGIOutput* output = nullptr;
     if (FAILED(adapter->EnumOutputs(index, &output)) || !output) break;
     DXGI_OUTPUT_DESC desc = {};
@@ -188,7 +189,9 @@ bool Executor::ensureCaps() {
       for (size_t i = 0; i < protocol::kHostInfoSampleCounts; i++) out.qualityLevels[i] = format.qualityLevels[i];
       info.formats.push_back(out);
     }
-    describeDisplay(probe.device, info);
+    const std::string noOutputs = m_backend->outputsUnavailable();
+    if (!noOutputs.empty()) log("%s", noOutputs.c_str());
+    describeDisplay(probe.device, noOutputs.empty(), info);
     if (protocol::serializeHostInfo(info, m_hostInfo) != protocol::ErrorCode::Ok) {
       status = backends::BackendStatus::fail(backends::BackendError::CapsQuery, E_FAIL,
                                              "the host info exceeds the protocol's bounds");

@@ -81,6 +81,24 @@ TEST_F(ClearViewTest, FloatViewsGetTheColour) {
   }
 }
 
+// ClearUnorderedAccessViewUint writes the lower bits of each value that fit the channel:
+// values wider than an 8-bit channel (and a negative one, as the guest's two's complement)
+// lose their high bits on every backend.
+TEST_F(ClearViewTest, UintClearsKeepTheLowBitsOfValuesWiderThanTheChannel) {
+  const UINT values[4] = {0x1FFu, 0xFFFFFF80u, 3u, 0x100u};
+  for (DXGI_FORMAT format : {DXGI_FORMAT_R8G8B8A8_UINT, DXGI_FORMAT_R8G8B8A8_SINT}) {
+    protocol::ObjectId texture = texture2D(2, 1, D3D11_USAGE_DEFAULT, D3D11_BIND_UNORDERED_ACCESS, 0, format);
+    protocol::ObjectId uav = h.newId();
+    ASSERT_TRUE(protocol::encode_ID3D11Device_CreateUnorderedAccessView(h.w(), device, texture, nullptr, uav));
+    ASSERT_TRUE(protocol::encode_ID3D11DeviceContext_ClearUnorderedAccessViewUint(h.w(), context, uav, values));
+    h.runOk();
+    const std::vector<uint8_t> texels = readBack(texture, 2, 1, format);
+    EXPECT_EQ(texels, std::vector<uint8_t>({0xFF, 0x80, 0x03, 0x00, 0xFF, 0x80, 0x03, 0x00}))
+        << "format " << unsigned(format);
+  }
+  EXPECT_FALSE(h.executor().isFatal());
+}
+
 TEST_F(ClearViewTest, ViewsOtherThanRenderTargetsAndUnorderedAccessAreDropped) {
   protocol::ObjectId texture = texture2D(2, 1, D3D11_USAGE_DEFAULT,
                                          D3D11_BIND_UNORDERED_ACCESS | D3D11_BIND_SHADER_RESOURCE, 0,

@@ -71,6 +71,10 @@ public:
 
   // CreateDXGIFactory1 with the given interface (IDXGIFactory1 or newer).
   virtual BackendStatus createFactory(REFIID iid, void** factory) = 0;
+  // Why the host must not enumerate this backend's outputs here, or empty when it may:
+  // a backend that fails on this machine's displays (DXVK-native on a 0 Hz display)
+  // describes an adapter without outputs instead of taking the process down.
+  virtual std::string outputsUnavailable() const { return {}; }
 };
 
 // Opens the backend named `name`; null or empty means NPT_BACKEND, and if that is unset
