@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* A stand-in libSDL2-2.0.so.0 for DXVK-native v2.2 on a GPU machine without a display
+/* A stand-in libSDL2-2.0.so.0 for DXVK-native (v2.2, 2.6) on a GPU machine without a display
    (bench/gpu/README.md). DXVK v2.2 asks SDL2 for the Vulkan instance extensions of its
    window system while it creates its instance, windows or not; with no display SDL has no
    Vulkan-capable video driver. This answers VK_KHR_surface alone (the one instance
@@ -41,6 +41,8 @@ SDL_DisplayMode* SDL_GetClosestDisplayMode(int display, const SDL_DisplayMode* m
 }
 int SDL_SetWindowDisplayMode(void* window, const SDL_DisplayMode* mode) { (void)window; (void)mode; return -1; }
 int SDL_SetWindowFullscreen(void* window, unsigned flags) { (void)window; (void)flags; return -1; }
+/* DXVK 2.6 loads it with the others and refuses SDL2 without it. */
+unsigned SDL_GetWindowFlags(void* window) { (void)window; return 0; }
 
 /* What the host's SDL presenter links (host/executor presenter_sdl*): no window is ever made. */
 void* SDL_CreateWindow(const char* title, int x, int y, int w, int h, unsigned flags) {

@@ -5,10 +5,10 @@
 # libraries, the headless SDL2 stand-in and the GL/Vulkan loader packages NVIDIA's Vulkan
 # driver needs there (its ICD, libGLX_nvidia.so.0, loads only with glvnd's libGLdispatch).
 # Run here, then on the device machine: bench/gpu/device_run.sh (README.md).
-#   bench/gpu/stage.sh [BUILD_DIR (build/dxvk-native)] [DXVK_LIB_DIR (/work/dxvk-build/lib)]
+#   bench/gpu/stage.sh [BUILD_DIR (build/dxvk-native)] [DXVK_LIB_DIR (scripts/setup-dxvk's build)]
 set -eu
 build=${1:-build/dxvk-native}
-dxvk=${2:-/work/dxvk-build/lib}
+dxvk=${2:-$(scripts/setup-dxvk)}
 stage=build/devicebench/gpu
 [ -d "$build" ] || meson setup "$build" >/dev/null
 nice -n 5 ninja -j2 -C "$build" bench/gpu/gpu-frame-bench bench/gpu/gpu-share-bench host/backends/tests/host_backend_test \

@@ -130,12 +130,14 @@ bool Executor::resolve(ObjectId id, InterfaceId iface, bool nullable, const char
     makeFatal(FatalCode::ObjectTable, std::string(method) + ": null object where one is required");
     return false;
   }
-  objects::ObjectInfo* info = nullptr;
-  objects::TableResult result = m_table.lookup(id, iface, &info);
-  if (!result.ok()) {
-    makeFatal(FatalCode::ObjectTable, std::string(method) + ": E" + std::to_string(unsigned(result.error)) + " " +
-                                          objects::tableErrorName(result.error) + ": " + result.message);
-    return false;
+  objects::ObjectInfo* info = m_table.findUsable(id, iface);
+  if (!info) {
+    objects::TableResult result = m_table.lookup(id, iface, &info);
+    if (!result.ok()) {
+      makeFatal(FatalCode::ObjectTable, std::string(method) + ": E" + std::to_string(unsigned(result.error)) + " " +
+                                            objects::tableErrorName(result.error) + ": " + result.message);
+      return false;
+    }
   }
   if (!info->object) {
     drop(method, "object %u was never created (its creation failed)", id);

@@ -106,6 +106,7 @@ TableResult ObjectTable::release(ObjectId id, uint32_t* count) {
   TableResult result = findLive(id, &entry);
   if (!result.ok()) return result;
   const uint32_t remaining = --entry->info.publicRefs;
+  if (remaining == 0) forgetRecent(id);
   if (count) *count = remaining;
   if (remaining == 0 && entry->info.internalRefs == 0) destroy(id);
   return {};
@@ -132,7 +133,21 @@ TableResult ObjectTable::queryInterface(ObjectId id, const GUID& iid) {
   return queryInterface(id, iface);
 }
 
+ObjectInfo* ObjectTable::findUsable(ObjectId id, InterfaceId iface) {
+  RecentLookup& recent = m_recent[id % kRecentLookups];
+  if (id != kNullObject && recent.id == id && recent.iface == iface) return &recent.entry->info;
+  auto it = m_objects.find(id);
+  if (it == m_objects.end() || it->second.info.publicRefs == 0 || !objectImplements(it->second.info.type, iface))
+    return nullptr;
+  recent = {id, iface, &it->second};
+  return &it->second.info;
+}
+
 TableResult ObjectTable::lookup(ObjectId id, InterfaceId iface, ObjectInfo** out) {
+  if (ObjectInfo* info = findUsable(id, iface)) {
+    *out = info;
+    return {};
+  }
   Entry* entry = nullptr;
   TableResult result = findLive(id, &entry);
   if (!result.ok()) return result;
@@ -165,7 +180,13 @@ void ObjectTable::dropInternalRef(ObjectId id) {
   if (--it->second.info.internalRefs == 0 && it->second.info.publicRefs == 0) destroy(id);
 }
 
+void ObjectTable::forgetRecent(ObjectId id) {
+  RecentLookup& recent = m_recent[id % kRecentLookups];
+  if (recent.id == id) recent = {};
+}
+
 void ObjectTable::destroy(ObjectId id) {
+  forgetRecent(id);
   auto it = m_objects.find(id);
   if (it == m_objects.end()) return;
   // Detach first: releasing dependencies may destroy further entries (rehashing the map).
@@ -188,6 +209,7 @@ void ObjectTable::remember(ObjectId id) {
 }
 
 void ObjectTable::clear() {
+  m_recent = {};
   // Destroy everything regardless of counts: drop public refs first so that
   // dependency releases cascade instead of leaving dormant entries behind.
   std::vector<ObjectId> ids;

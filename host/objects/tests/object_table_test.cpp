@@ -111,6 +111,44 @@ TEST_F(ObjectTableTest, QueryInterfaceFollowsInterfaceChains) {
   EXPECT_EQ(count, 6u);
 }
 
+// lookup keeps recent hits: a hit must never outlive the object's last public reference,
+// its destruction, the reuse of its id, a colliding id or clear().
+TEST_F(ObjectTableTest, RepeatedLookupsFollowReleaseDestructionAndReuse) {
+  ObjectTable table;
+  ObjectInfo* info = nullptr;
+  ASSERT_TRUE(table.insert(4, ObjectType::Buffer, &a, 0).ok());
+  ASSERT_TRUE(table.insert(20, ObjectType::Texture2D, &b, 0).ok());   // 20 shares 4's place in 16 slots
+  for (int round = 0; round < 3; round++) {
+    ASSERT_TRUE(table.lookup(4, InterfaceId::ID3D11Buffer, &info).ok());
+    EXPECT_EQ(info->object, &a);
+    ASSERT_TRUE(table.lookup(20, InterfaceId::ID3D11Texture2D, &info).ok());
+    EXPECT_EQ(info->object, &b);
+  }
+  EXPECT_EQ(table.lookup(4, InterfaceId::ID3D11Texture2D, &info).error, TableError::WrongType);
+  EXPECT_EQ(table.findUsable(4, InterfaceId::ID3D11Texture2D), nullptr);
+  ASSERT_TRUE(table.lookup(4, InterfaceId::ID3D11Buffer, &info).ok());
+  ASSERT_NE(table.findUsable(4, InterfaceId::ID3D11Buffer), nullptr);
+  EXPECT_EQ(table.findUsable(4, InterfaceId::ID3D11Buffer)->object, &a);
+  ASSERT_TRUE(table.release(4).ok());
+  EXPECT_EQ(table.findUsable(4, InterfaceId::ID3D11Buffer), nullptr);
+  EXPECT_EQ(table.lookup(4, InterfaceId::ID3D11Buffer, &info).error, TableError::UseAfterRelease);
+  ASSERT_TRUE(table.insert(4, ObjectType::SamplerState, &c, 0).ok());
+  ASSERT_TRUE(table.lookup(4, InterfaceId::ID3D11SamplerState, &info).ok());
+  EXPECT_EQ(info->object, &c);
+  EXPECT_EQ(table.lookup(4, InterfaceId::ID3D11Buffer, &info).error, TableError::WrongType);
+  // A view keeps 20 alive past its last public reference: alive, but not usable.
+  const ObjectId texture[] = {20};
+  ASSERT_TRUE(table.insert(21, ObjectType::ShaderResourceView, &a, 0, texture).ok());
+  ASSERT_TRUE(table.lookup(20, InterfaceId::ID3D11Texture2D, &info).ok());
+  ASSERT_TRUE(table.release(20).ok());
+  EXPECT_EQ(table.findUsable(20, InterfaceId::ID3D11Texture2D), nullptr);
+  EXPECT_EQ(table.lookup(20, InterfaceId::ID3D11Texture2D, &info).error, TableError::UseAfterRelease);
+  table.clear();   // clear() forgets the ids as well
+  EXPECT_EQ(table.lookup(20, InterfaceId::ID3D11Texture2D, &info).error, TableError::UnknownId);
+  EXPECT_EQ(table.lookup(4, InterfaceId::ID3D11SamplerState, &info).error, TableError::UnknownId);
+  EXPECT_EQ(releases, 4);
+}
+
 TEST_F(ObjectTableTest, ViewKeepsResourceAliveAfterPublicRelease) {
   ObjectTable table;
   ASSERT_TRUE(table.insert(10, ObjectType::Texture2D, &a, 1024).ok());

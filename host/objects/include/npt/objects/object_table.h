@@ -17,6 +17,7 @@
 // Using an id after its object was destroyed is detected (for the most recent
 // maxTombstones destroyed ids), as is using an id with the wrong type.
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -105,6 +106,9 @@ public:
 
   // Resolves an id for a call that needs `iface` (e.g. ID3D11Resource for CopyResource).
   TableResult lookup(ObjectId id, InterfaceId iface, ObjectInfo** out);
+  // lookup's success without its result: the object's info, or null where lookup fails
+  // (call lookup for the reason). The per-command path of the executor.
+  ObjectInfo* findUsable(ObjectId id, InterfaceId iface);
   // The id `index`-th dependency of `id` with one more public reference (GetResource).
   TableResult acquireDependency(ObjectId id, size_t index, ObjectId* dependency);
 
@@ -123,6 +127,9 @@ private:
   };
 
   TableResult findLive(ObjectId id, Entry** out);
+  // Drops `id` from the recently looked-up entries: it is gone or may have no public
+  // reference left.
+  void forgetRecent(ObjectId id);
   void dropInternalRef(ObjectId id);
   void destroy(ObjectId id);
   void remember(ObjectId id);
@@ -132,6 +139,16 @@ private:
   std::unordered_set<ObjectId> m_tombstones;
   std::deque<ObjectId> m_tombstoneOrder;
   uint64_t m_memory = 0;
+  // lookup's recent hits by id (direct-mapped): a frame resolves the same few ids (its
+  // context, the objects it binds) thousands of times, and a hit skips the hash lookup.
+  // An entry's address is stable until it is erased; release and destroy forget the id.
+  struct RecentLookup {
+    ObjectId id = kNullObject;
+    InterfaceId iface = InterfaceId::IUnknown;   // the interface the hit was checked for
+    Entry* entry = nullptr;
+  };
+  static constexpr size_t kRecentLookups = 16;
+  std::array<RecentLookup, kRecentLookups> m_recent{};
 };
 
 }  // namespace npt::objects
