@@ -101,14 +101,11 @@ BackendStatus initializeSdlVideo() {
 
 }  // namespace
 
-namespace {
-std::once_flag g_prepared;
-BackendStatus g_prepareStatus;
-}  // namespace
-
 BackendStatus prepareDxvkWindowSystem() {
-  std::call_once(g_prepared, [] { g_prepareStatus = initializeSdlVideo(); });
-  return g_prepareStatus;
+  static std::once_flag once;
+  static BackendStatus status;
+  std::call_once(once, [] { status = initializeSdlVideo(); });
+  return status;
 }
 
 std::string dxvkOutputsUnavailable() {

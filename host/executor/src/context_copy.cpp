@@ -192,14 +192,14 @@ void Executor::ID3D11DeviceContext_ClearUnorderedAccessViewUint(ObjectId self, O
                              &record))
     return;
   if (!sameDevice(record, device, pView, "ClearUnorderedAccessViewUint")) return;
+  UINT lowValues[4];
+  const UINT* values = Values;
   IntegerChannels channels;
   if (integerChannels(static_cast<ViewState*>(record)->format, &channels)) {
-    UINT values[4];
-    for (int i = 0; i < 4; i++) values[i] = lowBits(Values[i], channels.bits[i] ? channels.bits[i] : 32);
-    context->ClearUnorderedAccessViewUint(view, values);
-  } else {
-    context->ClearUnorderedAccessViewUint(view, Values);
+    for (int i = 0; i < 4; i++) lowValues[i] = lowBits(Values[i], channels.bits[i] ? channels.bits[i] : 32);
+    values = lowValues;
   }
+  context->ClearUnorderedAccessViewUint(view, values);
   noteViewWrite(self, context, view);
 }
 
