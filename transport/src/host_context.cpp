@@ -408,7 +408,8 @@ size_t HostContext::run_ring(uint32_t index, size_t budget) {
       std::memcpy(&ref, src, sizeof(ref));
       r.tail += total;
       const Region* region = ref.region < m_regions.size() ? &m_regions[ref.region] : nullptr;
-      if (!region || !region->base || ref.size > m_limits.max_command_size ||
+      // A bulk record names one command, and no command is empty.
+      if (!region || !region->base || ref.size == 0 || ref.size > m_limits.max_command_size ||
           ref.offset > region->size || ref.size > region->size - ref.offset) {
         make_fatal(FatalReason::BadBulkRef);
         break;

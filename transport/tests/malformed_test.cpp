@@ -77,6 +77,10 @@ TEST(Malformed, BadRingStateMakesContextFatal) {
         BulkRef ref = { 0, 0, ~uint64_t(0) - 8, 64 };
         write_record(h, 0, { make_size_kind(RecordKind::Bulk, sizeof(ref)), 0 }, &ref, sizeof(ref));
         store_release(h.ring_header(0)->head, uint64_t(8 + sizeof(ref))); } },
+    { "bulk ref of no bytes", FatalReason::BadBulkRef, [&](InProcessHost& h) {
+        BulkRef ref = { 0, 0, 0, 0 };
+        write_record(h, 0, { make_size_kind(RecordKind::Bulk, sizeof(ref)), 0 }, &ref, sizeof(ref));
+        store_release(h.ring_header(0)->head, uint64_t(8 + sizeof(ref))); } },
     { "bulk ref to a missing region", FatalReason::BadBulkRef, [&](InProcessHost& h) {
         BulkRef ref = { 7, 0, 0, 64 };
         write_record(h, 0, { make_size_kind(RecordKind::Bulk, sizeof(ref)), 0 }, &ref, sizeof(ref));
