@@ -12,6 +12,7 @@
 #include "fence.h"
 #include "log.h"
 #include "npt/protocol/control.h"
+#include "npt/validation/queries.h"
 #include "npt/validation/shaders.h"
 #include "npt/validation/states.h"
 #include "query.h"
@@ -764,9 +765,9 @@ HRESULT Device::createQuery(const D3D11_QUERY_DESC1* desc, bool predicate, Query
   m_runtime->connection().read_push_slot(slot, scratch, sizeof(scratch), &size, &version);
   HRESULT hr = record([&](Recorder& r) {
     D3D11_QUERY_DESC plain = { desc->Query, desc->MiscFlags };
-    // The host types the object by the method that made it: a predicate must be
-    // created as one to be accepted by SetPredication.
-    bool encoded = predicate ? protocol::encode_ID3D11Device_CreatePredicate(r.writer(), m_id, &plain, id)
+    // The host types the object by the method that made it, and SetPredication takes only
+    // predicates: every predicate type goes as CreatePredicate, whichever method asked.
+    bool encoded = Query::isPredicate(desc->Query) ? protocol::encode_ID3D11Device_CreatePredicate(r.writer(), m_id, &plain, id)
                  : desc->ContextType != D3D11_CONTEXT_TYPE_ALL ? protocol::encode_ID3D11Device3_CreateQuery1(r.writer(), m_id, desc, id)
                  : protocol::encode_ID3D11Device_CreateQuery(r.writer(), m_id, &plain, id);
     return encoded && protocol::encode_BindPushSlot(r.writer(), id, slot);

@@ -12,34 +12,6 @@ Query::~Query() {
   m_runtime->releasePushSlot(m_slot);
 }
 
-UINT Query::dataSize(D3D11_QUERY query) {
-  switch (query) {
-    case D3D11_QUERY_EVENT:
-    case D3D11_QUERY_OCCLUSION_PREDICATE:
-    case D3D11_QUERY_SO_OVERFLOW_PREDICATE:
-    case D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0:
-    case D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM1:
-    case D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM2:
-    case D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3:
-      return sizeof(BOOL);
-    case D3D11_QUERY_OCCLUSION:
-    case D3D11_QUERY_TIMESTAMP:
-      return sizeof(UINT64);
-    case D3D11_QUERY_TIMESTAMP_DISJOINT:
-      return sizeof(D3D11_QUERY_DATA_TIMESTAMP_DISJOINT);
-    case D3D11_QUERY_PIPELINE_STATISTICS:
-      return sizeof(D3D11_QUERY_DATA_PIPELINE_STATISTICS);
-    case D3D11_QUERY_SO_STATISTICS:
-    case D3D11_QUERY_SO_STATISTICS_STREAM0:
-    case D3D11_QUERY_SO_STATISTICS_STREAM1:
-    case D3D11_QUERY_SO_STATISTICS_STREAM2:
-    case D3D11_QUERY_SO_STATISTICS_STREAM3:
-      return sizeof(D3D11_QUERY_DATA_SO_STATISTICS);
-    default:
-      return 0;
-  }
-}
-
 HRESULT STDMETHODCALLTYPE Query::QueryInterface(REFIID riid, void** object) {
   NPT_QI_PROLOGUE(riid, object);
   if (IsEqualGUID(riid, __uuidof(ID3D11Asynchronous)) || IsEqualGUID(riid, __uuidof(ID3D11Query)) ||

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "d3d11_child.h"
+#include "npt/validation/queries.h"
 
 // Queries and predicates (contract 3): each is bound to a push slot right after its
 // creation; the host writes [u32 End count][result] into the slot once the result of
@@ -21,12 +22,8 @@ public:
   void STDMETHODCALLTYPE GetDesc(D3D11_QUERY_DESC* desc) override;
   void STDMETHODCALLTYPE GetDesc1(D3D11_QUERY_DESC1* desc) override { *desc = m_desc; }
 
-  static UINT dataSize(D3D11_QUERY query);
-  static bool isPredicate(D3D11_QUERY query) {
-    return query == D3D11_QUERY_OCCLUSION_PREDICATE || query == D3D11_QUERY_SO_OVERFLOW_PREDICATE ||
-           (query >= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 && query <= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3 &&
-            (query - D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0) % 2 == 0);
-  }
+  static UINT dataSize(D3D11_QUERY query) { return validation::queryDataSize(query); }
+  static bool isPredicate(D3D11_QUERY query) { return validation::isPredicateQuery(query); }
   // Queries without Begin (EVENT, TIMESTAMP) only End.
   bool hasBegin() const { return m_desc.Query != D3D11_QUERY_EVENT && m_desc.Query != D3D11_QUERY_TIMESTAMP; }
 

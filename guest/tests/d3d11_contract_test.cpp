@@ -168,6 +168,35 @@ TEST_F(D3D11Contract, QueryInterfaceChains) {
   buffer->Release();
 }
 
+// A predicate type asked of CreateQuery is a predicate: it answers ID3D11Predicate (Wine's
+// test_create_query) and SetPredication takes it, after which the context goes on working.
+TEST_F(D3D11Contract, APredicateMadeByCreateQueryPredicates) {
+  const D3D11_QUERY_DESC desc = { D3D11_QUERY_OCCLUSION_PREDICATE, 0 };
+  ID3D11Query* query = nullptr;
+  ASSERT_EQ(device->CreateQuery(&desc, &query), S_OK);
+  ID3D11Predicate* predicate = nullptr;
+  ASSERT_EQ(query->QueryInterface(__uuidof(ID3D11Predicate), reinterpret_cast<void**>(&predicate)), S_OK);
+  context->SetPredication(predicate, FALSE);
+  ID3D11Predicate* bound = nullptr;
+  BOOL value = TRUE;
+  context->GetPredication(&bound, &value);
+  EXPECT_EQ(bound, predicate);
+  EXPECT_FALSE(value);
+  if (bound)
+    bound->Release();
+  context->SetPredication(nullptr, FALSE);
+
+  const uint32_t words[4] = { 1, 2, 3, 4 };
+  ID3D11Buffer* buffer = makeBuffer(sizeof(words), D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0, words);
+  ASSERT_NE(buffer, nullptr);
+  const std::vector<uint8_t> bytes = readBack(buffer, sizeof(words));
+  ASSERT_EQ(bytes.size(), sizeof(words));
+  EXPECT_EQ(std::memcmp(bytes.data(), words, sizeof(words)), 0);
+  buffer->Release();
+  predicate->Release();
+  query->Release();
+}
+
 TEST_F(D3D11Contract, CreateBufferInvalidArguments) {
   D3D11_BUFFER_DESC desc = { 64, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0, 0, 0 };
   ID3D11Buffer* buffer = nullptr;

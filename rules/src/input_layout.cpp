@@ -36,6 +36,17 @@ Check matchSignature(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, c
   return Check::pass();
 }
 
+// Elements start on a multiple of their component size (4 bytes for 32-bit components);
+// an appended element is placed on the next such multiple, as Windows does (a float after
+// a byte lands at byte 4: Wine's d3d11 suite, test_instanced_draw).
+uint32_t elementAlignment(const FormatInfo& format) { return format.blockBytes < 4 ? format.blockBytes : 4; }
+
+uint64_t elementOffset(const D3D11_INPUT_ELEMENT_DESC& e, uint32_t alignment, uint32_t slotEnd) {
+  if (e.AlignedByteOffset != D3D11_APPEND_ALIGNED_ELEMENT)
+    return e.AlignedByteOffset;
+  return alignment ? (uint64_t(slotEnd) + alignment - 1) / alignment * alignment : slotEnd;
+}
+
 }  // namespace
 
 Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const void* bytecode,
@@ -69,14 +80,8 @@ Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t cou
       return Check::reject(Rule::InputLayoutSlotClassMix, "slot %u mixes per-vertex and per-instance elements", e.InputSlot);
     cls = int(e.InputSlotClass);
 
-    // Elements start on a multiple of their component size (4 bytes for 32-bit components);
-    // an appended element is placed on the next such multiple, as Windows does (a float after
-    // a byte lands at byte 4: Wine's d3d11 suite, test_instanced_draw).
-    const uint32_t alignment = format->blockBytes < 4 ? format->blockBytes : 4;
-    const uint64_t offset = e.AlignedByteOffset == D3D11_APPEND_ALIGNED_ELEMENT
-                                ? (alignment ? (uint64_t(slotEnd[e.InputSlot]) + alignment - 1) / alignment * alignment
-                                             : slotEnd[e.InputSlot])
-                                : e.AlignedByteOffset;
+    const uint32_t alignment = elementAlignment(*format);
+    const uint64_t offset = elementOffset(e, alignment, slotEnd[e.InputSlot]);
     if (alignment && offset % alignment)
       return Check::reject(Rule::InputLayoutOffset, "element %u at byte %llu is not %u-byte aligned", i,
                            (unsigned long long)offset, alignment);
@@ -105,6 +110,18 @@ Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t cou
   }
   NPT_CHECK(check);
   return matchSignature(elements, count, shader);
+}
+
+void inputElementOffsets(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, uint32_t* offsets) {
+  uint32_t slotEnd[D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT] = {};
+  for (uint32_t i = 0; i < count; i++) {
+    const D3D11_INPUT_ELEMENT_DESC& e = elements[i];
+    const FormatInfo* format = lookupFormat(e.Format);
+    const uint32_t slot = e.InputSlot % D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT;   // in range once validated
+    const uint64_t offset = elementOffset(e, format ? elementAlignment(*format) : 0, slotEnd[slot]);
+    offsets[i] = uint32_t(offset);
+    slotEnd[slot] = uint32_t(offset + (format ? format->blockBytes : 0));
+  }
 }
 
 }  // namespace npt::validation

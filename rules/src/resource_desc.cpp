@@ -389,4 +389,16 @@ Check validateTexture3DDesc(const D3D11_TEXTURE3D_DESC& desc, bool hasInitialDat
   return validateTexture(shapeOf(desc), hasInitialData, limits);
 }
 
+uint32_t dxgiUsageOf(uint32_t bindFlags, D3D11_USAGE usage) {
+  uint32_t result = 0;
+  if (bindFlags & D3D11_BIND_SHADER_RESOURCE) result |= DXGI_USAGE_SHADER_INPUT;
+  if (bindFlags & D3D11_BIND_RENDER_TARGET) result |= DXGI_USAGE_RENDER_TARGET_OUTPUT;
+  if (bindFlags & D3D11_BIND_UNORDERED_ACCESS) result |= DXGI_USAGE_UNORDERED_ACCESS;
+  if (usage == D3D11_USAGE_DYNAMIC)
+    result |= DXGI_CPU_ACCESS_DYNAMIC;
+  else if (usage == D3D11_USAGE_STAGING)
+    result |= DXGI_CPU_ACCESS_READ_WRITE;
+  return result;
+}
+
 }  // namespace npt::validation

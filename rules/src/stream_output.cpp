@@ -39,22 +39,4 @@ Check validateStreamOutput(const D3D11_SO_DECLARATION_ENTRY* entries, uint32_t c
   return Check::pass();
 }
 
-Check validateQueryDesc(const D3D11_QUERY_DESC& desc, bool predicate) {
-  if (desc.Query < D3D11_QUERY_EVENT || desc.Query > D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3)
-    return Check::reject(Rule::QueryType, "invalid query type %u", unsigned(desc.Query));
-  if (desc.MiscFlags & ~uint32_t(D3D11_QUERY_MISC_PREDICATEHINT))
-    return Check::reject(Rule::QueryMiscFlags, "invalid query misc flags %#x", desc.MiscFlags);
-  const bool isPredicate = desc.Query == D3D11_QUERY_OCCLUSION_PREDICATE || desc.Query == D3D11_QUERY_SO_OVERFLOW_PREDICATE ||
-      (desc.Query >= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 && desc.Query <= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3);
-  // CreatePredicate takes the two predicates of Direct3D 10 only; the per-stream overflow
-  // predicates are queries that answer ID3D11Predicate, created by CreateQuery (as on
-  // Windows: Wine's d3d11 suite, test_create_query).
-  const bool creatable = desc.Query == D3D11_QUERY_OCCLUSION_PREDICATE || desc.Query == D3D11_QUERY_SO_OVERFLOW_PREDICATE;
-  if (predicate && !creatable)
-    return Check::reject(Rule::QueryType, "CreatePredicate with query %u, which CreateQuery creates", unsigned(desc.Query));
-  if ((desc.MiscFlags & D3D11_QUERY_MISC_PREDICATEHINT) && !isPredicate)
-    return Check::reject(Rule::QueryMiscFlags, "PREDICATEHINT on non-predicate query %u", unsigned(desc.Query));
-  return Check::pass();
-}
-
 }  // namespace npt::validation

@@ -13,6 +13,7 @@
 
 #include "dxbc/container.h"
 #include "dxbc/fourcc.h"
+#include "npt/validation/queries.h"
 #include "npt/validation/shaders.h"
 
 using namespace npt::validation;
@@ -246,6 +247,30 @@ TEST(InputLayout, ElementRules) {
   }));
 }
 
+// What a driver gets as each element's offset: appended elements after the slot's previous
+// element, on their component alignment (a float after a byte at 4, a half after a byte
+// at 2), slots counted apart, explicit offsets kept.
+TEST(InputLayout, AppendedElementOffsets) {
+  const D3D11_INPUT_ELEMENT_DESC layout[] = {
+    {"A", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    {"B", 0, DXGI_FORMAT_R8_UNORM, 1, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_INSTANCE_DATA, 1},
+    {"C", 0, DXGI_FORMAT_R32_FLOAT, 1, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_INSTANCE_DATA, 1},
+    {"D", 0, DXGI_FORMAT_R8_UNORM, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    {"E", 0, DXGI_FORMAT_R16_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    {"F", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, 32, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    {"G", 0, DXGI_FORMAT_R32_UINT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0},
+  };
+  uint32_t offsets[7] = {};
+  inputElementOffsets(layout, 7, offsets);
+  EXPECT_EQ(offsets[0], 0u);
+  EXPECT_EQ(offsets[1], 0u);
+  EXPECT_EQ(offsets[2], 4u);
+  EXPECT_EQ(offsets[3], 12u);
+  EXPECT_EQ(offsets[4], 14u);
+  EXPECT_EQ(offsets[5], 32u);
+  EXPECT_EQ(offsets[6], 36u);
+}
+
 TEST(InputLayout, OnlyTheInputAssemblersSystemValuesNeedNoElement) {
   // SV_VertexID and SV_InstanceID come from the input assembler; any other system value in
   // the signature (SV_Position of a pixel shader's) must be fed like a plain input.
@@ -321,6 +346,26 @@ TEST(QueryDesc, Rules) {
   EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_OCCLUSION, 0}, true), QueryType, Fail);
   EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_EVENT, 0x2}, false), QueryMiscFlags, Fail);
   EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_EVENT, D3D11_QUERY_MISC_PREDICATEHINT}, false), QueryMiscFlags, Fail);
+  // The per-stream statistics sit between the per-stream predicates: no predicate hint.
+  EXPECT_PASS(validateQueryDesc({D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM1, D3D11_QUERY_MISC_PREDICATEHINT}, false));
+  EXPECT_REJECT(validateQueryDesc({D3D11_QUERY_SO_STATISTICS_STREAM1, D3D11_QUERY_MISC_PREDICATEHINT}, false),
+                QueryMiscFlags, Fail);
+}
+
+// D3D11_QUERY's values 8..15 alternate statistics (even) and overflow predicates (odd).
+TEST(QueryDesc, PredicatesAndTheirResultSizes) {
+  for (D3D11_QUERY q : {D3D11_QUERY_OCCLUSION_PREDICATE, D3D11_QUERY_SO_OVERFLOW_PREDICATE,
+                        D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0, D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3}) {
+    EXPECT_TRUE(isPredicateQuery(q)) << q;
+    EXPECT_EQ(queryDataSize(q), sizeof(BOOL)) << q;
+  }
+  for (D3D11_QUERY q : {D3D11_QUERY_EVENT, D3D11_QUERY_OCCLUSION, D3D11_QUERY_SO_STATISTICS,
+                        D3D11_QUERY_SO_STATISTICS_STREAM0, D3D11_QUERY_SO_STATISTICS_STREAM1,
+                        D3D11_QUERY_SO_STATISTICS_STREAM3})
+    EXPECT_FALSE(isPredicateQuery(q)) << q;
+  EXPECT_EQ(queryDataSize(D3D11_QUERY_SO_STATISTICS_STREAM2), sizeof(D3D11_QUERY_DATA_SO_STATISTICS));
+  EXPECT_EQ(queryDataSize(D3D11_QUERY_PIPELINE_STATISTICS), sizeof(D3D11_QUERY_DATA_PIPELINE_STATISTICS));
+  EXPECT_EQ(queryDataSize(D3D11_QUERY(16)), 0u);
 }
 
 }  // namespace

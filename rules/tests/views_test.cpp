@@ -6,6 +6,7 @@
 
 #include "test_helpers.h"
 
+#include "npt/validation/view_desc.h"
 #include "npt/validation/views.h"
 
 using namespace npt::validation;
@@ -358,3 +359,55 @@ TEST(PlanarViews, PlaneSliceMustBeThePlaneOfTheFormat) {
 }
 
 }  // namespace
+
+// A null desc: the whole resource, as the view's GetDesc reports it on Windows (Wine's
+// test_create_shader_resource_view / test_create_unordered_access_view: a structured
+// buffer's default view has UNKNOWN format and all its elements; a typed buffer has none).
+TEST(ViewDescCompletion, DefaultViewsOfBuffers) {
+  const ResourceShape structured =
+      buffer(1024, D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4);
+  D3D11_SHADER_RESOURCE_VIEW_DESC srv{};
+  ASSERT_TRUE(completeShaderResourceViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>(structured, nullptr, &srv));
+  EXPECT_EQ(srv.Format, DXGI_FORMAT_UNKNOWN);
+  EXPECT_EQ(srv.ViewDimension, D3D11_SRV_DIMENSION_BUFFER);
+  EXPECT_EQ(srv.Buffer.FirstElement, 0u);
+  EXPECT_EQ(srv.Buffer.NumElements, 256u);
+  D3D11_UNORDERED_ACCESS_VIEW_DESC uav{};
+  uav.Buffer.Flags = 7;
+  ASSERT_TRUE(completeUnorderedAccessViewDesc<D3D11_UNORDERED_ACCESS_VIEW_DESC>(structured, nullptr, &uav));
+  EXPECT_EQ(uav.ViewDimension, D3D11_UAV_DIMENSION_BUFFER);
+  EXPECT_EQ(uav.Buffer.NumElements, 256u);
+  EXPECT_EQ(uav.Buffer.Flags, 0u);
+
+  const ResourceShape typed = buffer(1024, D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET);
+  EXPECT_FALSE(completeShaderResourceViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>(typed, nullptr, &srv));
+  D3D11_RENDER_TARGET_VIEW_DESC rtv{};
+  EXPECT_FALSE(completeRenderTargetViewDesc<D3D11_RENDER_TARGET_VIEW_DESC>(structured, nullptr, &rtv));
+}
+
+TEST(ViewDescCompletion, TexturesResolveRemainingCountsAndFormats) {
+  const ResourceShape texture = texture2D(DXGI_FORMAT_R8G8B8A8_UNORM, 5, 3, D3D11_BIND_SHADER_RESOURCE);
+  D3D11_SHADER_RESOURCE_VIEW_DESC srv{};
+  ASSERT_TRUE(completeShaderResourceViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>(texture, nullptr, &srv));
+  EXPECT_EQ(srv.ViewDimension, D3D11_SRV_DIMENSION_TEXTURE2DARRAY);
+  EXPECT_EQ(srv.Texture2DArray.MipLevels, 5u);
+  EXPECT_EQ(srv.Texture2DArray.ArraySize, 3u);
+
+  D3D11_SHADER_RESOURCE_VIEW_DESC given = srv2D(DXGI_FORMAT_UNKNOWN, 2, UINT32_MAX);
+  given.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2DARRAY;
+  given.Texture2DArray.FirstArraySlice = 1;
+  given.Texture2DArray.ArraySize = UINT32_MAX;
+  ASSERT_TRUE(completeShaderResourceViewDesc(texture, &given, &srv));
+  EXPECT_EQ(srv.Format, DXGI_FORMAT_R8G8B8A8_UNORM);
+  EXPECT_EQ(srv.Texture2DArray.MipLevels, 3u);
+  EXPECT_EQ(srv.Texture2DArray.ArraySize, 2u);
+
+  // A typeless texture needs a typed view format; a depth format's SRV format is one.
+  const ResourceShape typeless = texture2D(DXGI_FORMAT_R24G8_TYPELESS, 1, 1, D3D11_BIND_SHADER_RESOURCE);
+  EXPECT_FALSE(completeShaderResourceViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>(typeless, nullptr, &srv));
+  given = srv2D(DXGI_FORMAT_R24_UNORM_X8_TYPELESS, 0, 1);
+  EXPECT_TRUE(completeShaderResourceViewDesc(typeless, &given, &srv));
+
+  given = srv2D(DXGI_FORMAT_R8G8B8A8_UNORM, 4, 2);
+  EXPECT_FALSE(completeShaderResourceViewDesc(texture, &given, &srv));
+}

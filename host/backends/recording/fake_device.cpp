@@ -6,6 +6,7 @@
 
 #include "fake_objects.h"
 #include "npt/validation/format_table.h"
+#include "npt/validation/queries.h"
 
 namespace npt::backends::recording {
 
@@ -558,8 +559,7 @@ HRESULT FakeDevice::CreateQuery1(const D3D11_QUERY_DESC1* desc, ID3D11Query1** o
 HRESULT FakeDevice::CreatePredicate(const D3D11_QUERY_DESC* desc, ID3D11Predicate** out) {
   noteCall("CreatePredicate");
   if (!desc) return violation("CreatePredicate: null desc"), E_INVALIDARG;
-  if (desc->Query != D3D11_QUERY_OCCLUSION_PREDICATE && desc->Query != D3D11_QUERY_SO_OVERFLOW_PREDICATE &&
-      (desc->Query < D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 || desc->Query > D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3))
+  if (!validation::isPredicateQuery(desc->Query))
     return violation("CreatePredicate: query type " + std::to_string(unsigned(desc->Query)) + " is not a predicate"), E_INVALIDARG;
   return handOut(new FakePredicate(this, desc->Query), out);
 }

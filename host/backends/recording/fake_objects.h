@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "npt/backends/recording.h"
+#include "npt/validation/queries.h"
 #include "npt_fake_com.h"
 
 namespace npt::backends::recording {
@@ -196,8 +197,7 @@ public:
   UINT STDMETHODCALLTYPE GetDataSize() override;
 };
 FakeQueryState* queryStateOf(FakeObject* object);
-// Bytes GetData returns for a query type (0: unknown type).
-UINT queryDataSize(D3D11_QUERY query);
+using validation::queryDataSize;   // bytes GetData returns for a query type (0: unknown type)
 
 class FakeContext final : public FakeCom<FakeBase_ID3D11DeviceContext4> {
 public:

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "npt/executor/executor.h"
+#include "npt/validation/queries.h"
 #include "npt/validation/shaders.h"
 #include "npt/validation/states.h"
 #include "records.h"
@@ -197,11 +198,28 @@ void Executor::ID3D11Device_CreateQuery(ObjectId self, const D3D11_QUERY_DESC* p
   });
 }
 
+// On the wire CreatePredicate makes every predicate type: the object's type is the method's,
+// and SetPredication takes only predicates, so the guest sends it for a predicate asked of
+// CreateQuery too. The per-stream overflow predicates, which the API's CreatePredicate
+// refuses, come from the backend's CreateQuery (an object that is an ID3D11Predicate).
 void Executor::ID3D11Device_CreatePredicate(ObjectId self, const D3D11_QUERY_DESC* pPredicateDesc, ObjectId ppPredicate) {
-  createQuery("CreatePredicate", self, *pPredicateDesc, true, ObjectType::Predicate, ppPredicate,
+  const D3D11_QUERY type = pPredicateDesc->Query;
+  const bool perStream = validation::isPredicateQuery(type) && type != D3D11_QUERY_OCCLUSION_PREDICATE &&
+                         type != D3D11_QUERY_SO_OVERFLOW_PREDICATE;
+  createQuery("CreatePredicate", self, *pPredicateDesc, !perStream, ObjectType::Predicate, ppPredicate,
               [&](ID3D11Device* d, IUnknown** o) {
                 ID3D11Predicate* predicate = nullptr;
-                HRESULT hr = d->CreatePredicate(pPredicateDesc, &predicate);
+                HRESULT hr = S_OK;
+                if (perStream) {
+                  ID3D11Query* query = nullptr;
+                  hr = d->CreateQuery(pPredicateDesc, &query);
+                  if (SUCCEEDED(hr) && query) {
+                    hr = query->QueryInterface(__uuidof(ID3D11Predicate), reinterpret_cast<void**>(&predicate));
+                    query->Release();
+                  }
+                } else {
+                  hr = d->CreatePredicate(pPredicateDesc, &predicate);
+                }
                 *o = predicate;
                 return hr;
               });

@@ -42,6 +42,11 @@ ResourceShape shapeOf(const D3D11_TEXTURE1D_DESC& desc);
 ResourceShape shapeOf(const D3D11_TEXTURE2D_DESC& desc);
 ResourceShape shapeOf(const D3D11_TEXTURE3D_DESC& desc);
 
+// DXGI_USAGE of a resource created with these flags, as IDXGIResource::GetUsage reports
+// it: the bind flags' usages, DYNAMIC for dynamic resources, READ_WRITE for staging ones
+// whatever their CPU access flags (DXGI_CPU_ACCESS_* share DXGI_USAGE's low bits).
+uint32_t dxgiUsageOf(uint32_t bindFlags, D3D11_USAGE usage);
+
 // Number of mips in a full chain for the given extent: floor(log2(max)) + 1.
 uint32_t fullMipCount(uint32_t width, uint32_t height, uint32_t depth);
 

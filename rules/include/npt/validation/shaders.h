@@ -48,11 +48,13 @@ Check validateStreamOutputShaderBytecode(const void* bytecode, size_t length);
 Check validateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, const void* bytecode,
                           size_t length);
 
+// The byte offset each element starts at in its slot, D3D11_APPEND_ALIGNED_ELEMENT
+// resolved as Windows resolves it (after the slot's previous element, on the next multiple
+// of the element's component size, at most 4). For a layout validateInputLayout accepted.
+void inputElementOffsets(const D3D11_INPUT_ELEMENT_DESC* elements, uint32_t count, uint32_t* offsets);
+
 // CreateGeometryShaderWithStreamOutput's declaration (D3D11_SO_DECLARATION_ENTRY).
 Check validateStreamOutput(const D3D11_SO_DECLARATION_ENTRY* entries, uint32_t count, const UINT* strides,
                            uint32_t numStrides, UINT rasterizedStream);
-
-// CreateQuery / CreatePredicate.
-Check validateQueryDesc(const D3D11_QUERY_DESC& desc, bool predicate);
 
 }  // namespace npt::validation
