@@ -2,7 +2,7 @@
 #pragma once
 
 #include "com.h"
-#include "private_data.h"
+#include "npt/com/private_data.h"
 #include "runtime.h"
 
 // Base of every D3D11 device child (resources, views, shaders, states, queries,
@@ -58,7 +58,7 @@ protected:
   Runtime* m_runtime;
   Statistics* m_statistics;
   protocol::ObjectId m_id;
-  PrivateDataStore m_privateData;
+  com::PrivateDataStore m_privateData;
 };
 
 // Holds the private reference a context binding keeps on a device child (the public

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "buffer.h"
 
+#include "npt/validation/resource.h"
 #include "usage_rules.h"
 
 namespace npt::guest {
 
 Buffer::Buffer(Device* device, protocol::ObjectId id, const D3D11_BUFFER_DESC& desc)
 : D3D11Child(device, id), m_desc(desc),
-  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, validation::dxgiUsageOf(desc.BindFlags, desc.Usage)),
   m_state(infoOf(desc)) {}
 
 ResourceInfo Buffer::infoOf(const D3D11_BUFFER_DESC& desc) {

@@ -6,7 +6,7 @@
 
 #include "com.h"
 #include "creation_rules.h"
-#include "private_data.h"
+#include "npt/com/private_data.h"
 #include "private_interfaces.h"
 #include "completion_notifier.h"
 #include "removal_notifier.h"
@@ -190,7 +190,7 @@ private:
   UINT m_creationFlags;
   ComRef<IDXGIAdapter> m_adapter;
   Statistics m_statistics;
-  PrivateDataStore m_privateData;
+  com::PrivateDataStore m_privateData;
   StateCache m_stateCache;
   Context* m_context = nullptr;          // immediate context; the device holds a private reference
   UINT m_maxFrameLatency = 3;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "texture.h"
 
+#include "npt/validation/resource.h"
 #include "usage_rules.h"
 
 namespace npt::guest {
@@ -48,7 +49,7 @@ HRESULT normalizeCommon(UINT width, UINT height, UINT depth, UINT maxExtent, UIN
 
 Texture1D::Texture1D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE1D_DESC& desc)
 : D3D11Child(device, id), m_desc(desc),
-  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, validation::dxgiUsageOf(desc.BindFlags, desc.Usage)),
   m_state(infoOf(desc)) {}
 
 ResourceInfo Texture1D::infoOf(const D3D11_TEXTURE1D_DESC& desc) {
@@ -104,7 +105,7 @@ Texture2D::Texture2D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE2
   // E_NOINTERFACE on mip chains and arrays: Wine's d3d11 suite, test_create_texture2d).
   m_dxgi(this, desc.MipLevels == 1 && desc.ArraySize == 1 ? dxgi::DxgiResourceFace::Kind::Surface
                                                           : dxgi::DxgiResourceFace::Kind::Resource,
-         dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+         validation::dxgiUsageOf(desc.BindFlags, desc.Usage)),
   m_state(infoOf(desc)), m_backBuffer(backBuffer) {}
 
 ResourceInfo Texture2D::infoOf(const D3D11_TEXTURE2D_DESC1& desc) {
@@ -181,7 +182,7 @@ void STDMETHODCALLTYPE Texture2D::GetDesc(D3D11_TEXTURE2D_DESC* desc) {
 
 Texture3D::Texture3D(Device* device, protocol::ObjectId id, const D3D11_TEXTURE3D_DESC1& desc)
 : D3D11Child(device, id), m_desc(desc),
-  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags)),
+  m_dxgi(this, dxgi::DxgiResourceFace::Kind::Resource, validation::dxgiUsageOf(desc.BindFlags, desc.Usage)),
   m_state(infoOf(desc)) {}
 
 ResourceInfo Texture3D::infoOf(const D3D11_TEXTURE3D_DESC1& desc) {

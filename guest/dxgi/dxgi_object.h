@@ -4,7 +4,7 @@
 #include <dxgi1_6.h>
 
 #include "../core/com.h"
-#include "../core/private_data.h"
+#include "npt/com/private_data.h"
 
 // Base of the DXGI objects that are not device children (factory, adapter, output,
 // swapchain): plain COM reference counting and IDXGIObject's private data. GetParent
@@ -26,7 +26,7 @@ public:
   }
 
 protected:
-  PrivateDataStore m_privateData;
+  com::PrivateDataStore m_privateData;
 };
 
 // QueryInterface helper: writes `self` AddRef'd as the requested interface.

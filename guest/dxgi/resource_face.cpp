@@ -3,6 +3,7 @@
 
 #include "../core/com.h"
 #include "../core/log.h"
+#include "npt/com/dxgi_surface.h"
 #include "shared_resource.h"
 
 namespace npt::guest::dxgi {
@@ -15,10 +16,10 @@ void* DxgiResourceFace::query(REFIID riid) {
     return static_cast<IDXGISurface2*>(this);
   if (riid == __uuidof(IDXGIKeyedMutex) && (miscFlags() & D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX))
     return static_cast<IDXGIKeyedMutex*>(this);
-  // The shared bases: Windows answers them with the surface face of a 2D texture.
+  // The shared bases are the resource face's, a surface's too (Wine's d3d11 suite,
+  // test_dxgi_resource: QueryInterface(IDXGIObject) == QueryInterface(IDXGIResource)).
   if (riid == __uuidof(IDXGIObject) || riid == __uuidof(IDXGIDeviceSubObject))
-    return m_kind == Kind::Surface ? static_cast<void*>(static_cast<IDXGISurface2*>(this))
-                                   : static_cast<void*>(static_cast<IDXGIResource1*>(this));
+    return static_cast<IDXGIResource1*>(this);
   return nullptr;
 }
 
@@ -87,14 +88,8 @@ HRESULT DxgiResourceFace::Map(DXGI_MAPPED_RECT* rect, UINT flags) {
   if (!rect)
     return DXGI_ERROR_INVALID_CALL;
   D3D11_MAP type;
-  switch (flags & (DXGI_MAP_READ | DXGI_MAP_WRITE | DXGI_MAP_DISCARD)) {
-    case DXGI_MAP_READ: type = D3D11_MAP_READ; break;
-    case DXGI_MAP_WRITE: type = D3D11_MAP_WRITE; break;
-    case DXGI_MAP_READ | DXGI_MAP_WRITE: type = D3D11_MAP_READ_WRITE; break;
-    case DXGI_MAP_WRITE | DXGI_MAP_DISCARD:
-    case DXGI_MAP_DISCARD: type = D3D11_MAP_WRITE_DISCARD; break;
-    default: return DXGI_ERROR_INVALID_CALL;
-  }
+  if (!npt::com::d3d11MapTypeOf(flags, &type))
+    return DXGI_ERROR_INVALID_CALL;
   // The surface is subresource 0 of the texture, mapped through the immediate context
   // (the D3D11 rules for the texture's usage and CPU access apply).
   ComRef<ID3D11Device> device;
@@ -237,20 +232,6 @@ HRESULT DxgiResourceFace::ReleaseSync(UINT64 key) {
   if (!m_mutexHeld.exchange(false))
     return E_FAIL;
   return guest::recordReleaseKeyedMutex(m_owner, key);
-}
-
-DXGI_USAGE usageFromBindFlags(UINT bindFlags, D3D11_USAGE usage, UINT cpuAccessFlags) {
-  DXGI_USAGE result = 0;
-  if (bindFlags & D3D11_BIND_SHADER_RESOURCE) result |= DXGI_USAGE_SHADER_INPUT;
-  if (bindFlags & D3D11_BIND_RENDER_TARGET) result |= DXGI_USAGE_RENDER_TARGET_OUTPUT;
-  if (bindFlags & D3D11_BIND_UNORDERED_ACCESS) result |= DXGI_USAGE_UNORDERED_ACCESS;
-  // DXGI_CPU_ACCESS_* share the low bits of DXGI_USAGE (dxgi.h): dynamic resources are
-  // DYNAMIC, staging ones READ_WRITE whatever their CPU access flags.
-  if (usage == D3D11_USAGE_DYNAMIC)
-    result |= DXGI_CPU_ACCESS_DYNAMIC;
-  else if (usage == D3D11_USAGE_STAGING)
-    result |= DXGI_CPU_ACCESS_READ_WRITE;
-  return result;
 }
 
 bool setResourceUsage(IUnknown* resource, DXGI_USAGE usage) {

@@ -32,7 +32,7 @@ public:
   enum class Kind { Resource, Surface };   // Surface: a 2D texture (IDXGISurface* too)
 
   // owner: the resource the face belongs to (not referenced: the face lives inside it).
-  // usage: DXGI_USAGE derived from the bind flags (usageFromBindFlags).
+  // usage: DXGI_USAGE derived from the bind flags (validation::dxgiUsageOf).
   DxgiResourceFace(ID3D11Resource* owner, Kind kind, DXGI_USAGE usage)
   : m_owner(owner), m_kind(kind), m_usage(usage) {}
 
@@ -81,10 +81,6 @@ private:
   std::atomic<UINT64> m_ntHandle{0};        // the registry handle CreateSharedHandle's NT handles name
   std::atomic<bool> m_mutexHeld{false};     // this device holds the keyed mutex
 };
-
-// DXGI_USAGE of a resource created with D3D11 bind flags and usage (what GetUsage
-// reports for resources that are not back buffers).
-DXGI_USAGE usageFromBindFlags(UINT bindFlags, D3D11_USAGE usage, UINT cpuAccessFlags);
 
 // Sets the DXGI usage of a resource that embeds a face (the swapchain's back buffers).
 // False when the resource has none (a foreign resource).

@@ -170,12 +170,18 @@ TEST(RuntimeSwapChain, FactoryOfTheDeviceCreatesSwapChains) {
   EXPECT_EQ(t.Height, 16u);
   EXPECT_EQ(swapchain->SetFullscreenState(TRUE, nullptr), DXGI_ERROR_NOT_CURRENTLY_AVAILABLE);
 
-  // Bitblt model: buffer 0 only; a flip model needs two buffers; not a device of this runtime.
-  desc = swapChainDesc(hwnd, DXGI_SWAP_EFFECT_SEQUENTIAL, 2);
+  // A discard model gives out buffer 0 only, a sequential one every buffer (IDXGISwapChain::
+  // GetBuffer's documentation; Wine's test_swapchain_flip); a flip model needs two buffers;
+  // not a device of this runtime.
+  desc = swapChainDesc(hwnd, DXGI_SWAP_EFFECT_DISCARD, 2);
   ComPtr<IDXGISwapChain> blt;
   ASSERT_EQ(factory->CreateSwapChain(device.Get(), &desc, &blt), S_OK);
   ComPtr<ID3D11Texture2D> second;
   EXPECT_EQ(blt->GetBuffer(1, __uuidof(ID3D11Texture2D), &second), DXGI_ERROR_INVALID_CALL);
+  desc = swapChainDesc(hwnd, DXGI_SWAP_EFFECT_SEQUENTIAL, 2);
+  ComPtr<IDXGISwapChain> sequential;
+  ASSERT_EQ(factory->CreateSwapChain(device.Get(), &desc, &sequential), S_OK);
+  EXPECT_EQ(sequential->GetBuffer(1, __uuidof(ID3D11Texture2D), &second), S_OK);
   desc = swapChainDesc(hwnd, DXGI_SWAP_EFFECT_FLIP_DISCARD, 1);
   ComPtr<IDXGISwapChain> refused;
   EXPECT_EQ(factory->CreateSwapChain(device.Get(), &desc, &refused), DXGI_ERROR_INVALID_CALL);

@@ -15,6 +15,7 @@
 
 #include "dxgi/factory.h"
 #include "dxgi/resource_face.h"
+#include "npt/validation/resource.h"
 #include "dxgi/swapchain.h"
 
 using namespace npt::guest;
@@ -437,10 +438,10 @@ TEST_F(SwapChainTest, ResourceFaceAnswersDxgiInterfaces) {
   ComRef<ID3D11Texture2D> texture;
   ASSERT_EQ(realDevice->CreateTexture2D(&desc, nullptr, texture.put()), S_OK);
   dxgi::DxgiResourceFace face(texture.get(), dxgi::DxgiResourceFace::Kind::Surface,
-                              dxgi::usageFromBindFlags(desc.BindFlags, desc.Usage, desc.CPUAccessFlags));
+                              npt::validation::dxgiUsageOf(desc.BindFlags, desc.Usage));
   EXPECT_EQ(face.query(__uuidof(IDXGISurface2)), static_cast<void*>(static_cast<IDXGISurface2*>(&face)));
   EXPECT_EQ(face.query(__uuidof(IDXGIResource1)), static_cast<void*>(static_cast<IDXGIResource1*>(&face)));
-  EXPECT_EQ(face.query(__uuidof(IDXGIObject)), static_cast<void*>(static_cast<IDXGISurface2*>(&face)));
+  EXPECT_EQ(face.query(__uuidof(IDXGIObject)), static_cast<void*>(static_cast<IDXGIResource1*>(&face)));
   EXPECT_EQ(face.query(__uuidof(ID3D11Texture2D)), nullptr);
   dxgi::DxgiResourceFace bufferFace(texture.get(), dxgi::DxgiResourceFace::Kind::Resource, 0);
   EXPECT_EQ(bufferFace.query(__uuidof(IDXGISurface)), nullptr);
@@ -452,7 +453,7 @@ TEST_F(SwapChainTest, ResourceFaceAnswersDxgiInterfaces) {
   face.setUsage(DXGI_USAGE_BACK_BUFFER | DXGI_USAGE_RENDER_TARGET_OUTPUT);
   ASSERT_EQ(face.GetUsage(&usage), S_OK);
   EXPECT_EQ(usage, DXGI_USAGE(DXGI_USAGE_BACK_BUFFER | DXGI_USAGE_RENDER_TARGET_OUTPUT));
-  EXPECT_EQ(dxgi::usageFromBindFlags(D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE, D3D11_USAGE_DEFAULT, 0),
+  EXPECT_EQ(npt::validation::dxgiUsageOf(D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE, D3D11_USAGE_DEFAULT),
             DXGI_USAGE(DXGI_USAGE_RENDER_TARGET_OUTPUT | DXGI_USAGE_SHADER_INPUT));
 
   DXGI_SURFACE_DESC surfaceDesc;

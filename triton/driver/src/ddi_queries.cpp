@@ -11,11 +11,6 @@
 namespace triton::driver {
 namespace {
 
-bool isPredicate(ddi::D3D10DDI_QUERY q) {
-  return q == ddi::D3D10DDI_QUERY_OCCLUSIONPREDICATE || q == ddi::D3D10DDI_QUERY_STREAMOVERFLOWPREDICATE ||
-         (q >= ddi::D3D11DDI_QUERY_STREAMOVERFLOWPREDICATE_STREAM0 && q <= ddi::D3D11DDI_QUERY_STREAMOVERFLOWPREDICATE_STREAM3);
-}
-
 ID3D11Asynchronous* target(ddi::D3D10DDI_HQUERY h) {
   Query* q = objectOf<Query>(h);
   return q ? q->query.Get() : nullptr;
@@ -52,16 +47,12 @@ void TRITON_APIENTRY createQuery(ddi::D3D10DDI_HDEVICE hDevice, const ddi::D3D10
       d->notImplemented("CreateQuery(D3D10 named counter)");
       return;
     }
+    // CreateQuery makes every type, predicates included (CreatePredicate takes only the two
+    // Direct3D 10 predicates, not the per-stream overflow ones).
     const D3D11_QUERY_DESC desc{type, misc};
-    if (isPredicate(a->Query)) {
-      ComPtr<ID3D11Predicate> predicate;
-      hr = d->device()->CreatePredicate(&desc, &predicate);
-      async = predicate;
-    } else {
-      ComPtr<ID3D11Query> query;
-      hr = d->device()->CreateQuery(&desc, &query);
-      async = query;
-    }
+    ComPtr<ID3D11Query> query;
+    hr = d->device()->CreateQuery(&desc, &query);
+    async = query;
   }
   if (FAILED(hr)) {
     d->targetFailed("CreateQuery", hr);

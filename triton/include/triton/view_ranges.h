@@ -3,7 +3,7 @@
 
 // View descriptions in one form for the four view kinds (SRV, RTV, DSV, UAV), shared by
 // the driver (DDI arguments -> API description) and the API-level runtime (API
-// description -> DDI arguments, and the default description of a resource). Windows
+// description -> DDI arguments; the rules complete a default description). Windows
 // builds only (it names the SDK's view descriptions).
 //
 // Every view names a Shape (the API's view dimensions, once for all kinds) and a Range of
@@ -147,15 +147,6 @@ constexpr bool resourceShape(const Kind& kind, ddi::D3D10DDIRESOURCE_TYPE dimens
   }
   *out = shape;
   return has(kind, shape);
-}
-
-// The range of a whole resource in a shape: every mip (one for single-mip kinds) and
-// every slice (W slices for 3D, cubes for a cube array).
-constexpr Range wholeResource(const Kind& kind, Shape shape, UINT mipLevels, UINT arraySize, UINT depth) {
-  Range r;
-  r.mipCount = kind.mipRange ? mipLevels : 1;
-  r.sliceCount = shape == Shape::Tex3D ? depth : shape == Shape::CubeArray ? arraySize / 6 : arraySize;
-  return r;
 }
 
 // Reads and writes a Range in a union of UINTs that starts at `unionStart` and holds

@@ -10,34 +10,17 @@
 #include <d3d11_1.h>
 
 #include <atomic>
-#include <cstring>
-#include <map>
-#include <mutex>
-#include <vector>
+#include <memory>
+#include <utility>
+
+#include "npt/com/private_data.h"
 
 namespace triton::runtime {
 
 class Device;
 
-struct GuidLess {
-  bool operator()(const GUID& a, const GUID& b) const { return std::memcmp(&a, &b, sizeof(GUID)) < 0; }
-};
-
-class PrivateData {
-public:
-  HRESULT get(REFGUID guid, UINT* size, void* data);
-  HRESULT set(REFGUID guid, UINT size, const void* data);
-  HRESULT setInterface(REFGUID guid, const IUnknown* object);
-  ~PrivateData();
-
-private:
-  struct Entry {
-    std::vector<uint8_t> bytes;
-    IUnknown* object = nullptr;
-  };
-  std::mutex mutex_;
-  std::map<GUID, Entry, GuidLess> entries_;
-};
+// Private data with the HRESULTs Windows returns, the store Neptune's guest runtime uses.
+using PrivateData = npt::com::PrivateDataStore;
 
 // The part of every device child that is not its interface.
 class ChildBase {
@@ -62,6 +45,19 @@ private:
   std::atomic<ULONG> publicRefs_{1};
   std::atomic<ULONG> privateRefs_{0};
 };
+
+// A device child being created. When its creation fails, dropping it lets go of its public
+// reference and so of the device reference that reference holds (deleting the object
+// outright would leak the device reference).
+struct ReleasePublic {
+  void operator()(ChildBase* child) const { child->releasePublic(); }
+};
+template <class T>
+using Creating = std::unique_ptr<T, ReleasePublic>;
+template <class T, class... Args>
+Creating<T> startCreating(Args&&... args) {
+  return Creating<T>(new T(std::forward<Args>(args)...));
+}
 
 // A device child implementing Interface (and its bases up to ID3D11DeviceChild).
 template <class Interface>

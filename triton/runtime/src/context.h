@@ -72,6 +72,24 @@ struct PipelineState {
   BOOL predicateValue = FALSE;
 };
 
+// ID3DUserDefinedAnnotation of a context: a face whose references are the context's.
+// Outside a Direct3D profiling tool Windows' runtime answers -1 and records nothing, and
+// the DDI has no entry for the events.
+class ContextAnnotation final : public ID3DUserDefinedAnnotation {
+public:
+  explicit ContextAnnotation(ID3D11DeviceContext* context) : context_(context) {}
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** out) override { return context_->QueryInterface(riid, out); }
+  ULONG STDMETHODCALLTYPE AddRef() override { return context_->AddRef(); }
+  ULONG STDMETHODCALLTYPE Release() override { return context_->Release(); }
+  INT STDMETHODCALLTYPE BeginEvent(LPCWSTR) override { return -1; }
+  INT STDMETHODCALLTYPE EndEvent() override { return -1; }
+  void STDMETHODCALLTYPE SetMarker(LPCWSTR) override {}
+  BOOL STDMETHODCALLTYPE GetStatus() override { return FALSE; }
+
+private:
+  ID3D11DeviceContext* context_;
+};
+
 // What the per-stage methods of both contexts share.
 // ID3D11DeviceContext1's members that are not a stage's have defaults for a context that
 // cannot pass them on (the runtime's emulated deferred context): the copy/update flags
@@ -79,6 +97,15 @@ struct PipelineState {
 class ContextBase : public Child<ID3D11DeviceContext1> {
 public:
   ContextBase(Device* device, bool holdsDevice) : Child(device, holdsDevice) {}
+
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** out) override {
+    if (out && riid == __uuidof(ID3DUserDefinedAnnotation)) {
+      AddRef();
+      *out = static_cast<ID3DUserDefinedAnnotation*>(&annotation_);
+      return S_OK;
+    }
+    return Child::QueryInterface(riid, out);
+  }
 
   virtual void setShader(Stage stage, ID3D11DeviceChild* shader, ID3D11ClassInstance* const* instances, UINT count) = 0;
   // first/num: the D3D11.1 ranges in constants (both null: whole buffers).
@@ -160,6 +187,7 @@ protected:
   }
 
 private:
+  ContextAnnotation annotation_{this};
   // *SetConstantBuffers1: the API's rules on ranges, then setConstantBuffers.
   void setConstantBuffers1(Stage stage, UINT start, UINT count, ID3D11Buffer* const* buffers, const UINT* first,
                            const UINT* num);

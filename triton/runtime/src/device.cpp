@@ -15,6 +15,7 @@
 #include "context.h"
 #include "format_support.h"
 #include "formats.h"
+#include "npt/validation/resource.h"
 
 namespace triton::runtime {
 
@@ -111,19 +112,42 @@ UINT ddiMiscFlags(UINT api) {
   return out;   // TEXTURECUBE becomes the resource dimension
 }
 
-UINT fullMipCount(UINT width, UINT height, UINT depth) {
-  UINT levels = 1;
-  for (UINT size = std::max({width, height, depth}); size > 1; size >>= 1)
-    ++levels;
-  return levels;
+using npt::validation::fullMipCount;
+
+}  // namespace
+
+UINT DeviceFormatCaps::formatSupport(DXGI_FORMAT format) const {
+  UINT support = 0;
+  return SUCCEEDED(device_->CheckFormatSupport(format, &support)) ? support : 0;
 }
+
+UINT DeviceFormatCaps::multisampleQualityLevels(DXGI_FORMAT format, UINT sampleCount) const {
+  UINT levels = 0;
+  return SUCCEEDED(device_->CheckMultisampleQualityLevels(format, sampleCount, &levels)) ? levels : 0;
+}
+
+HRESULT refusalOf(const npt::validation::Check& check) {
+  if (check.passed())
+    return S_OK;
+  return check.outcome() == npt::validation::Outcome::Fail && FAILED(check.hr()) ? check.hr() : E_INVALIDARG;
+}
+
+npt::validation::DeviceLimits Device::limits() const {
+  npt::validation::DeviceLimits limits;
+  limits.featureLevel = featureLevel_;
+  limits.uavSlotCount = featureLevel_ >= D3D_FEATURE_LEVEL_11_1 ? D3D11_1_UAV_SLOT_COUNT : D3D11_PS_CS_UAV_REGISTER_COUNT;
+  limits.caps = &formatCaps_;
+  return limits;
+}
+
+namespace {
 
 // CreateResource with the runtime's mip list and initial data; the object is built by
 // make(info) once the driver accepted the description.
 template <class Object>
 HRESULT createResource(Device* device, const ResourceInfo& info, const D3D11_SUBRESOURCE_DATA* initial,
                        Object* object, Object** out) {
-  std::unique_ptr<Object> owned(object);
+  Creating<Object> owned(object);
   std::vector<ddi::D3D10DDI_MIPINFO> mips;
   for (UINT i = 0; i < info.mipLevels; ++i) {
     ddi::D3D10DDI_MIPINFO m{};
@@ -150,7 +174,7 @@ HRESULT createResource(Device* device, const ResourceInfo& info, const D3D11_SUB
   args.MapFlags = ddiCpuFlags(info.cpuFlags);
   args.MiscFlags = ddiMiscFlags(info.miscFlags);
   args.Format = info.format;
-  args.SampleDesc = {info.sampleCount, 0};
+  args.SampleDesc = {info.sampleCount, info.sampleQuality};   // D3D11_STANDARD_MULTISAMPLE_PATTERN included
   args.MipLevels = info.mipLevels;
   args.ArraySize = info.arraySize;
   args.ByteStride = info.byteStride;
@@ -310,6 +334,8 @@ void Device::GetImmediateContext1(ID3D11DeviceContext1** out) {
 }
 
 HRESULT Device::CreateDeferredContext1(UINT flags, ID3D11DeviceContext1** out) {
+  if (out)
+    *out = nullptr;
   ID3D11DeviceContext* context = nullptr;
   const HRESULT hr = CreateDeferredContext(flags, out ? &context : nullptr);
   if (out)
@@ -321,6 +347,8 @@ HRESULT Device::CreateDeferredContext1(UINT flags, ID3D11DeviceContext1** out) {
 // has only D3D11 devices. Shared resources need the kernel side the runtime lacks.
 HRESULT Device::CreateDeviceContextState(UINT, const D3D_FEATURE_LEVEL*, UINT, UINT, REFIID, D3D_FEATURE_LEVEL*,
                                          ID3DDeviceContextState** out) {
+  if (out)
+    *out = nullptr;
   notImplemented("CreateDeviceContextState");
   if (out) *out = nullptr;
   return E_NOTIMPL;
@@ -339,6 +367,8 @@ HRESULT Device::OpenSharedResourceByName(LPCWSTR, DWORD, REFIID, void** out) {
 }
 
 HRESULT Device::CreateDeferredContext(UINT flags, ID3D11DeviceContext** out) {
+  if (out)
+    *out = nullptr;
   if (flags)
     return E_INVALIDARG;
   if (!out)
@@ -354,8 +384,12 @@ HRESULT Device::CreateDeferredContext(UINT flags, ID3D11DeviceContext** out) {
 // Resources --------------------------------------------------------------------------------
 
 HRESULT Device::CreateBuffer(const D3D11_BUFFER_DESC* desc, const D3D11_SUBRESOURCE_DATA* initial, ID3D11Buffer** out) {
-  if (!desc || !desc->ByteWidth)
+  if (out)
+    *out = nullptr;
+  if (!desc)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateBufferDesc(*desc, initial != nullptr, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   ResourceInfo info;
@@ -377,8 +411,12 @@ HRESULT Device::CreateBuffer(const D3D11_BUFFER_DESC* desc, const D3D11_SUBRESOU
 
 HRESULT Device::CreateTexture1D(const D3D11_TEXTURE1D_DESC* d, const D3D11_SUBRESOURCE_DATA* initial,
                                 ID3D11Texture1D** out) {
-  if (!d || !d->Width || !d->ArraySize)
+  if (out)
+    *out = nullptr;
+  if (!d)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateTexture1DDesc(*d, initial != nullptr, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_TEXTURE1D_DESC desc = *d;
@@ -395,8 +433,12 @@ HRESULT Device::CreateTexture1D(const D3D11_TEXTURE1D_DESC* d, const D3D11_SUBRE
 
 HRESULT Device::CreateTexture2D(const D3D11_TEXTURE2D_DESC* d, const D3D11_SUBRESOURCE_DATA* initial,
                                 ID3D11Texture2D** out) {
-  if (!d || !d->Width || !d->Height || !d->ArraySize)
+  if (out)
+    *out = nullptr;
+  if (!d)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateTexture2DDesc(*d, initial != nullptr, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_TEXTURE2D_DESC desc = *d;
@@ -408,6 +450,7 @@ HRESULT Device::CreateTexture2D(const D3D11_TEXTURE2D_DESC* d, const D3D11_SUBRE
                     desc.Width, desc.Height, 1, desc.MipLevels, desc.ArraySize, desc.Format, desc.Usage,
                     desc.BindFlags, desc.MiscFlags, 0, desc.SampleDesc.Count};
   info.cpuFlags = desc.CPUAccessFlags;
+  info.sampleQuality = desc.SampleDesc.Quality;
   Texture2D* texture = nullptr;
   const HRESULT hr = createResource(this, info, initial, new Texture2D(this, desc, info), &texture);
   *out = texture;
@@ -416,8 +459,12 @@ HRESULT Device::CreateTexture2D(const D3D11_TEXTURE2D_DESC* d, const D3D11_SUBRE
 
 HRESULT Device::CreateTexture3D(const D3D11_TEXTURE3D_DESC* d, const D3D11_SUBRESOURCE_DATA* initial,
                                 ID3D11Texture3D** out) {
-  if (!d || !d->Width || !d->Height || !d->Depth)
+  if (out)
+    *out = nullptr;
+  if (!d)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateTexture3DDesc(*d, initial != nullptr, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_TEXTURE3D_DESC desc = *d;
@@ -626,6 +673,8 @@ HRESULT Device::OpenSharedResource(HANDLE, REFIID, void**) {
 }
 
 HRESULT Device::CreateClassLinkage(ID3D11ClassLinkage** out) {
+  if (out)
+    *out = nullptr;
   // The linkage is the runtime's own object: nothing reaches the driver until a shader
   // is bound with class instances.
   if (!out)

@@ -11,6 +11,8 @@
 
 #include "com.h"
 #include "dxgi.h"
+#include "npt/validation/check.h"
+#include "npt/validation/limits.h"
 #include "triton/harness/runtime.h"
 
 namespace triton::runtime {
@@ -23,6 +25,22 @@ HRESULT apiError(HRESULT ddiError);
 
 // Runtime-owned private memory for one driver object, sized by a CalcPrivate*Size answer.
 std::unique_ptr<uint64_t[]> allocatePrivate(SIZE_T size);
+
+// What a creation the rules (rules/) refuse returns at the call, before the driver sees it,
+// as on Windows: their HRESULT; S_OK when they accept it.
+HRESULT refusalOf(const npt::validation::Check& check);
+
+// The device's answers the rules check descriptions against: format support and MSAA
+// quality levels as the driver reports them.
+class DeviceFormatCaps final : public npt::validation::FormatCaps {
+public:
+  explicit DeviceFormatCaps(ID3D11Device* device) : device_(device) {}
+  UINT formatSupport(DXGI_FORMAT format) const override;
+  UINT multisampleQualityLevels(DXGI_FORMAT format, UINT sampleCount) const override;
+
+private:
+  ID3D11Device* device_;
+};
 
 class Device final : public ID3D11Device1 {
 public:
@@ -93,6 +111,8 @@ public:
     return privateData_.setInterface(guid, object);
   }
   D3D_FEATURE_LEVEL STDMETHODCALLTYPE GetFeatureLevel() override { return featureLevel_; }
+  // The feature level's limits and the driver's format answers, for the rules.
+  npt::validation::DeviceLimits limits() const;
   UINT STDMETHODCALLTYPE GetCreationFlags() override { return 0; }
   HRESULT STDMETHODCALLTYPE GetDeviceRemovedReason() override { return removedReason_; }
   void STDMETHODCALLTYPE GetImmediateContext(ID3D11DeviceContext**) override;
@@ -131,6 +151,7 @@ private:
   HRESULT removedReason_ = S_OK;
   PrivateData privateData_;
   DxgiDevice dxgi_{this};
+  DeviceFormatCaps formatCaps_{this};
 };
 
 template <class Interface>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Format facts the runtime needs: the block edge of compressed formats (mip lists'
-// physical sizes) and the size of vertex elements (D3D11_APPEND_ALIGNED_ELEMENT).
+// The format fact the runtime needs: the block edge of compressed formats (mip lists'
+// physical sizes).
 
 #include <dxgiformat.h>
 #include <windows.h>
@@ -10,6 +10,5 @@
 namespace triton::runtime {
 
 UINT blockSize(DXGI_FORMAT format);      // 4 for BC formats, else 1
-UINT elementBytes(DXGI_FORMAT format);   // bytes per element; 0 if unknown
 
 }  // namespace triton::runtime

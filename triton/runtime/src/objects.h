@@ -10,6 +10,8 @@
 
 #include "device.h"
 #include "dxbc/interfaces.h"
+#include "dxgi_resource.h"
+#include "npt/validation/resource.h"
 
 namespace triton::runtime {
 
@@ -39,15 +41,26 @@ struct ResourceInfo {
   UINT width = 1, height = 1, depth = 1, mipLevels = 1, arraySize = 1;
   DXGI_FORMAT format = DXGI_FORMAT_UNKNOWN;
   D3D11_USAGE usage = D3D11_USAGE_DEFAULT;
-  UINT bindFlags = 0, miscFlags = 0, byteStride = 0, sampleCount = 1, cpuFlags = 0;
+  UINT bindFlags = 0, miscFlags = 0, byteStride = 0, sampleCount = 1, cpuFlags = 0, sampleQuality = 0;
 };
 
 template <class Interface, D3D11_RESOURCE_DIMENSION Type, class Desc>
 class Resource final : public DriverChild<Interface, ddi::D3D10DDI_HRESOURCE> {
 public:
   Resource(Device* device, const Desc& desc, const ResourceInfo& info)
-      : DriverChild<Interface, ddi::D3D10DDI_HRESOURCE>(device), info(info), desc_(desc) {}
+      : DriverChild<Interface, ddi::D3D10DDI_HRESOURCE>(device), info(info), desc_(desc),
+        // Only a 2D texture of one subresource is a DXGI surface (Wine's test_create_texture2d).
+        dxgi_(this, Type == D3D11_RESOURCE_DIMENSION_TEXTURE2D && info.mipLevels == 1 && info.arraySize == 1,
+              npt::validation::dxgiUsageOf(info.bindFlags, info.usage)) {}
   ~Resource() override { destroyDriverObject(this->device(), this->device()->ddi().pfnDestroyResource, this->handle); }
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** out) override {
+    if (void* face = out ? dxgi_.query(riid) : nullptr) {
+      this->AddRef();
+      *out = face;
+      return S_OK;
+    }
+    return DriverChild<Interface, ddi::D3D10DDI_HRESOURCE>::QueryInterface(riid, out);
+  }
   void STDMETHODCALLTYPE GetType(D3D11_RESOURCE_DIMENSION* out) override { *out = Type; }
   void STDMETHODCALLTYPE SetEvictionPriority(UINT priority) override { evictionPriority_ = priority; }
   UINT STDMETHODCALLTYPE GetEvictionPriority() override { return evictionPriority_; }
@@ -60,6 +73,7 @@ private:
   }
   Desc desc_;
   UINT evictionPriority_ = 0;
+  DxgiResourceFace dxgi_;
 };
 
 using Buffer = Resource<ID3D11Buffer, D3D11_RESOURCE_DIMENSION_BUFFER, D3D11_BUFFER_DESC>;

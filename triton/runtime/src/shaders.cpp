@@ -8,7 +8,6 @@
 
 #include "class_linkage.h"
 #include "dxbc/dxbc.h"
-#include "formats.h"
 #include "npt/validation/shaders.h"
 #include "objects.h"
 
@@ -18,7 +17,7 @@ namespace {
 using Lock = std::lock_guard<std::recursive_mutex>;
 
 template <class Object>
-HRESULT finishCreate(Device* device, std::unique_ptr<Object>& object, Object** out) {
+HRESULT finishCreate(Device* device, Creating<Object>& object, Object** out) {
   const HRESULT hr = device->takeError();
   if (FAILED(hr)) {
     object->handle.pDrvPrivate = nullptr;
@@ -29,7 +28,7 @@ HRESULT finishCreate(Device* device, std::unique_ptr<Object>& object, Object** o
 }
 
 template <class Object>
-void allocateFor(std::unique_ptr<Object>& object, SIZE_T size) {
+void allocateFor(Creating<Object>& object, SIZE_T size) {
   object->memory = allocatePrivate(size);
   object->handle.pDrvPrivate = object->memory.get();
 }
@@ -70,7 +69,7 @@ HRESULT Device::createShader(const void* code, SIZE_T size, ID3D11ClassLinkage* 
     return E_INVALIDARG;
   if (!out)
     return S_FALSE;
-  auto object = std::make_unique<Object>(this);
+  auto object = startCreating<Object>(this);
   const UINT* tokens = s.tokens.data();
   const ddi::D3D10DDI_HRTSHADER rt{object.get()};
   Lock lock(lock_);
@@ -108,23 +107,35 @@ HRESULT Device::createShader(const void* code, SIZE_T size, ID3D11ClassLinkage* 
 }
 
 HRESULT Device::CreateVertexShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11VertexShader** out) {
+  if (out)
+    *out = nullptr;
   return createShader<VertexShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateHullShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11HullShader** out) {
+  if (out)
+    *out = nullptr;
   return createShader<HullShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateDomainShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11DomainShader** out) {
+  if (out)
+    *out = nullptr;
   return createShader<DomainShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateGeometryShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage,
                                      ID3D11GeometryShader** out) {
+  if (out)
+    *out = nullptr;
   return createShader<GeometryShader>(code, size, linkage, out);
 }
 HRESULT Device::CreatePixelShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage, ID3D11PixelShader** out) {
+  if (out)
+    *out = nullptr;
   return createShader<PixelShader>(code, size, linkage, out);
 }
 HRESULT Device::CreateComputeShader(const void* code, SIZE_T size, ID3D11ClassLinkage* linkage,
                                     ID3D11ComputeShader** out) {
+  if (out)
+    *out = nullptr;
   return createShader<ComputeShader>(code, size, linkage, out);
 }
 
@@ -132,6 +143,8 @@ HRESULT Device::CreateGeometryShaderWithStreamOutput(const void* code, SIZE_T si
                                                      const D3D11_SO_DECLARATION_ENTRY* entries, UINT entryCount,
                                                      const UINT* strides, UINT strideCount, UINT rasterizedStream,
                                                      ID3D11ClassLinkage* linkage, ID3D11GeometryShader** out) {
+  if (out)
+    *out = nullptr;
   if (!code || !size || !entries || !entryCount || entryCount > D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT ||
       strideCount > D3D11_SO_BUFFER_SLOT_COUNT)
     return E_INVALIDARG;
@@ -186,7 +199,7 @@ HRESULT Device::CreateGeometryShaderWithStreamOutput(const void* code, SIZE_T si
   ddi::D3D11_1DDIARG_STAGE_IO_SIGNATURES sig{};
   sig.pInputSignature = s.input11_1.data();
   sig.NumInputSignatureEntries = UINT(s.input11_1.size());
-  auto object = std::make_unique<GeometryShader>(this);
+  auto object = startCreating<GeometryShader>(this);
   Lock lock(lock_);
   allocateFor(object, ddi().pfnCalcPrivateGeometryShaderWithStreamOutput(handle(), &args, &sig));
   ddi().pfnCreateGeometryShaderWithStreamOutput(handle(), &args, object->handle, ddi::D3D10DDI_HRTSHADER{object.get()},
@@ -202,21 +215,20 @@ HRESULT Device::CreateGeometryShaderWithStreamOutput(const void* code, SIZE_T si
 
 HRESULT Device::CreateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, UINT count, const void* code, SIZE_T size,
                                   ID3D11InputLayout** out) {
-  if ((!elements && count) || count > 32 /* D3D11_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT */ || !code)
+  if (out)
+    *out = nullptr;
+  if (!code || !npt::validation::validateInputLayout(elements, count, code, size).passed())
     return E_INVALIDARG;
   dxbc::ContainerReader reader;
   dxbc::ContainerSignatures signatures;
   if (!dxbc::ContainerReader::parse({static_cast<const uint8_t*>(code), size}, reader).ok() ||
       !dxbc::readContainerSignatures(reader, signatures).ok())
     return E_INVALIDARG;
+  std::vector<UINT> offsets(count);
+  npt::validation::inputElementOffsets(elements, count, offsets.data());
   std::vector<ddi::D3D10DDIARG_INPUT_ELEMENT_DESC> ddiElements;
-  UINT nextOffset[D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT] = {};
   for (UINT i = 0; i < count; ++i) {
     const D3D11_INPUT_ELEMENT_DESC& e = elements[i];
-    if (e.InputSlot >= D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT)
-      return E_INVALIDARG;
-    const UINT offset = e.AlignedByteOffset == D3D11_APPEND_ALIGNED_ELEMENT ? nextOffset[e.InputSlot] : e.AlignedByteOffset;
-    nextOffset[e.InputSlot] = offset + elementBytes(e.Format);
     // Elements the shader does not read are not sent (they have no register).
     auto found = std::find_if(signatures.input.elements.begin(), signatures.input.elements.end(),
                               [&](const dxbc::SignatureElement& s) {
@@ -227,26 +239,17 @@ HRESULT Device::CreateInputLayout(const D3D11_INPUT_ELEMENT_DESC* elements, UINT
       continue;
     ddi::D3D10DDIARG_INPUT_ELEMENT_DESC d{};
     d.InputSlot = e.InputSlot;
-    d.AlignedByteOffset = offset;
+    d.AlignedByteOffset = offsets[i];
     d.Format = e.Format;
     d.InputSlotClass = ddi::D3D10_DDI_INPUT_CLASSIFICATION(e.InputSlotClass);
     d.InstanceDataStepRate = e.InstanceDataStepRate;
     d.InputRegister = found->registerIndex;
     ddiElements.push_back(d);
   }
-  // Every input the shader declares must be fed.
-  for (const dxbc::SignatureElement& s : signatures.input.elements) {
-    if (s.systemValue != dxbc::sysval::Undefined)
-      continue;   // system values (SV_VertexID, SV_InstanceID) come from the pipeline
-    const bool fed = std::any_of(ddiElements.begin(), ddiElements.end(),
-                                 [&](const auto& d) { return d.InputRegister == s.registerIndex; });
-    if (!fed)
-      return E_INVALIDARG;
-  }
   if (!out)
     return S_FALSE;
   const ddi::D3D10DDIARG_CREATEELEMENTLAYOUT args{ddiElements.data(), UINT(ddiElements.size())};
-  auto layout = std::make_unique<InputLayout>(this);
+  auto layout = startCreating<InputLayout>(this);
   Lock lock(lock_);
   allocateFor(layout, ddi().pfnCalcPrivateElementLayoutSize(handle(), &args));
   ddi().pfnCreateElementLayout(handle(), &args, layout->handle, ddi::D3D10DDI_HRTELEMENTLAYOUT{layout.get()});

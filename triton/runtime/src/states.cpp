@@ -2,6 +2,7 @@
 // State objects and queries: API descriptions onto the DDI's (11.1 blend and
 // rasterizer forms; most enums are value-equal).
 
+#include "npt/validation/queries.h"
 #include "objects.h"
 
 namespace triton::runtime {
@@ -14,7 +15,7 @@ HRESULT createState(Device* device, const Desc& desc, const DdiDesc& ddiDesc, Ca
                     Interface** out) {
   if (!out)
     return S_FALSE;
-  auto object = std::make_unique<Object>(device, desc);
+  auto object = startCreating<Object>(device, desc);
   Lock lock(device->lock());
   object->memory = allocatePrivate(calc(device->handle(), &ddiDesc));
   object->handle.pDrvPrivate = object->memory.get();
@@ -31,6 +32,8 @@ HRESULT createState(Device* device, const Desc& desc, const DdiDesc& ddiDesc, Ca
 }  // namespace
 
 HRESULT Device::CreateBlendState(const D3D11_BLEND_DESC* d, ID3D11BlendState** out) {
+  if (out)
+    *out = nullptr;
   if (!d)
     return E_INVALIDARG;
   D3D11_BLEND_DESC1 desc{d->AlphaToCoverageEnable, d->IndependentBlendEnable, {}};
@@ -46,6 +49,8 @@ HRESULT Device::CreateBlendState(const D3D11_BLEND_DESC* d, ID3D11BlendState** o
 }
 
 HRESULT Device::CreateBlendState1(const D3D11_BLEND_DESC1* d, ID3D11BlendState1** out) {
+  if (out)
+    *out = nullptr;
   if (!d)
     return E_INVALIDARG;
   // A logic op excludes blending, and independent blend (targets 1..7 are ignored without
@@ -87,6 +92,8 @@ HRESULT Device::CreateBlendState1(const D3D11_BLEND_DESC1* d, ID3D11BlendState1*
 }
 
 HRESULT Device::CreateDepthStencilState(const D3D11_DEPTH_STENCIL_DESC* d, ID3D11DepthStencilState** out) {
+  if (out)
+    *out = nullptr;
   if (!d)
     return E_INVALIDARG;
   auto face = [](const D3D11_DEPTH_STENCILOP_DESC& f) {
@@ -108,6 +115,8 @@ HRESULT Device::CreateDepthStencilState(const D3D11_DEPTH_STENCIL_DESC* d, ID3D1
 }
 
 HRESULT Device::CreateRasterizerState(const D3D11_RASTERIZER_DESC* d, ID3D11RasterizerState** out) {
+  if (out)
+    *out = nullptr;
   if (!d)
     return E_INVALIDARG;
   const D3D11_RASTERIZER_DESC1 desc{d->FillMode, d->CullMode, d->FrontCounterClockwise, d->DepthBias,
@@ -120,6 +129,8 @@ HRESULT Device::CreateRasterizerState(const D3D11_RASTERIZER_DESC* d, ID3D11Rast
 }
 
 HRESULT Device::CreateRasterizerState1(const D3D11_RASTERIZER_DESC1* d, ID3D11RasterizerState1** out) {
+  if (out)
+    *out = nullptr;
   if (!d)
     return E_INVALIDARG;
   // Forced sample counts: 0, 1, 4, 8 (and 16 at 11_1) where the device allows them at all.
@@ -145,6 +156,8 @@ HRESULT Device::CreateRasterizerState1(const D3D11_RASTERIZER_DESC1* d, ID3D11Ra
 }
 
 HRESULT Device::CreateSamplerState(const D3D11_SAMPLER_DESC* d, ID3D11SamplerState** out) {
+  if (out)
+    *out = nullptr;
   if (!d)
     return E_INVALIDARG;
   ddi::D3D10_DDI_SAMPLER_DESC desc{ddi::D3D10_DDI_FILTER(d->Filter),
@@ -166,59 +179,39 @@ HRESULT Device::CreateSamplerState(const D3D11_SAMPLER_DESC* d, ID3D11SamplerSta
 
 namespace {
 
-// D3D11_QUERY -> D3D10DDI_QUERY and the size GetData returns on Windows.
-bool ddiQuery(D3D11_QUERY query, ddi::D3D10DDI_QUERY* out, UINT* dataSize) {
+// D3D11_QUERY -> D3D10DDI_QUERY. The API interleaves the per-stream statistics and
+// overflow predicates (8 + 2n, 9 + 2n); the DDI lists the four of each kind in a row.
+bool ddiQuery(D3D11_QUERY query, ddi::D3D10DDI_QUERY* out) {
   switch (query) {
-    case D3D11_QUERY_EVENT: *out = ddi::D3D10DDI_QUERY_EVENT; *dataSize = sizeof(BOOL); return true;
-    case D3D11_QUERY_OCCLUSION: *out = ddi::D3D10DDI_QUERY_OCCLUSION; *dataSize = sizeof(UINT64); return true;
-    case D3D11_QUERY_TIMESTAMP: *out = ddi::D3D10DDI_QUERY_TIMESTAMP; *dataSize = sizeof(UINT64); return true;
-    case D3D11_QUERY_TIMESTAMP_DISJOINT:
-      *out = ddi::D3D10DDI_QUERY_TIMESTAMPDISJOINT;
-      *dataSize = sizeof(D3D11_QUERY_DATA_TIMESTAMP_DISJOINT);
-      return true;
-    case D3D11_QUERY_PIPELINE_STATISTICS:
-      *out = ddi::D3D11DDI_QUERY_PIPELINESTATS;
-      *dataSize = sizeof(D3D11_QUERY_DATA_PIPELINE_STATISTICS);
-      return true;
-    case D3D11_QUERY_OCCLUSION_PREDICATE: *out = ddi::D3D10DDI_QUERY_OCCLUSIONPREDICATE; *dataSize = sizeof(BOOL); return true;
-    case D3D11_QUERY_SO_STATISTICS:
-      *out = ddi::D3D10DDI_QUERY_STREAMOUTPUTSTATS;
-      *dataSize = sizeof(D3D11_QUERY_DATA_SO_STATISTICS);
-      return true;
-    case D3D11_QUERY_SO_OVERFLOW_PREDICATE:
-      *out = ddi::D3D10DDI_QUERY_STREAMOVERFLOWPREDICATE;
-      *dataSize = sizeof(BOOL);
-      return true;
+    case D3D11_QUERY_EVENT: *out = ddi::D3D10DDI_QUERY_EVENT; return true;
+    case D3D11_QUERY_OCCLUSION: *out = ddi::D3D10DDI_QUERY_OCCLUSION; return true;
+    case D3D11_QUERY_TIMESTAMP: *out = ddi::D3D10DDI_QUERY_TIMESTAMP; return true;
+    case D3D11_QUERY_TIMESTAMP_DISJOINT: *out = ddi::D3D10DDI_QUERY_TIMESTAMPDISJOINT; return true;
+    case D3D11_QUERY_PIPELINE_STATISTICS: *out = ddi::D3D11DDI_QUERY_PIPELINESTATS; return true;
+    case D3D11_QUERY_OCCLUSION_PREDICATE: *out = ddi::D3D10DDI_QUERY_OCCLUSIONPREDICATE; return true;
+    case D3D11_QUERY_SO_STATISTICS: *out = ddi::D3D10DDI_QUERY_STREAMOUTPUTSTATS; return true;
+    case D3D11_QUERY_SO_OVERFLOW_PREDICATE: *out = ddi::D3D10DDI_QUERY_STREAMOVERFLOWPREDICATE; return true;
     default:
-      if (query >= D3D11_QUERY_SO_STATISTICS_STREAM0 && query <= D3D11_QUERY_SO_STATISTICS_STREAM3) {
-        *out = ddi::D3D10DDI_QUERY(ddi::D3D11DDI_QUERY_STREAMOUTPUTSTATS_STREAM0 + (query - D3D11_QUERY_SO_STATISTICS_STREAM0));
-        *dataSize = sizeof(D3D11_QUERY_DATA_SO_STATISTICS);
-        return true;
-      }
-      if (query >= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 && query <= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3) {
-        *out = ddi::D3D10DDI_QUERY(ddi::D3D11DDI_QUERY_STREAMOVERFLOWPREDICATE_STREAM0 +
-                                   (query - D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0));
-        *dataSize = sizeof(BOOL);
-        return true;
-      }
-      return false;
+      break;
   }
-}
-
-bool isPredicate(D3D11_QUERY q) {
-  return q == D3D11_QUERY_OCCLUSION_PREDICATE || q == D3D11_QUERY_SO_OVERFLOW_PREDICATE ||
-         (q >= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 && q <= D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3);
+  if (query < D3D11_QUERY_SO_STATISTICS_STREAM0 || query > D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3)
+    return false;
+  const UINT stream = (query - D3D11_QUERY_SO_STATISTICS_STREAM0) / 2;
+  const UINT first = npt::validation::isPredicateQuery(query) ? ddi::D3D11DDI_QUERY_STREAMOVERFLOWPREDICATE_STREAM0
+                                                               : ddi::D3D11DDI_QUERY_STREAMOUTPUTSTATS_STREAM0;
+  *out = ddi::D3D10DDI_QUERY(first + stream);
+  return true;
 }
 
 template <class Interface>
-HRESULT createQuery(Device* device, const D3D11_QUERY_DESC& desc, Interface** out) {
+HRESULT createQuery(Device* device, const D3D11_QUERY_DESC& desc, bool predicate, Interface** out) {
   ddi::D3D10DDI_QUERY type{};
-  UINT dataSize = 0;
-  if (!ddiQuery(desc.Query, &type, &dataSize))
+  if (!npt::validation::validateQueryDesc(desc, predicate).passed() || !ddiQuery(desc.Query, &type))
     return E_INVALIDARG;
+  const UINT dataSize = npt::validation::queryDataSize(desc.Query);
   if (!out)
     return S_FALSE;
-  auto query = std::make_unique<Query<Interface>>(device, desc, dataSize);
+  auto query = startCreating<Query<Interface>>(device, desc, dataSize);
   const ddi::D3D10DDIARG_CREATEQUERY args{type, desc.MiscFlags & D3D11_QUERY_MISC_PREDICATEHINT};
   Lock lock(device->lock());
   query->memory = allocatePrivate(device->ddi().pfnCalcPrivateQuerySize(device->handle(), &args));
@@ -236,15 +229,27 @@ HRESULT createQuery(Device* device, const D3D11_QUERY_DESC& desc, Interface** ou
 }  // namespace
 
 HRESULT Device::CreateQuery(const D3D11_QUERY_DESC* desc, ID3D11Query** out) {
-  if (!desc || isPredicate(desc->Query))
+  if (out)
+    *out = nullptr;
+  if (!desc)
     return E_INVALIDARG;
-  return createQuery(this, *desc, out);
+  if (npt::validation::isPredicateQuery(desc->Query)) {
+    // A predicate type asked for through CreateQuery is a predicate (as on Windows).
+    ID3D11Predicate* predicate = nullptr;
+    const HRESULT hr = createQuery(this, *desc, false, out ? &predicate : nullptr);
+    if (out)
+      *out = predicate;
+    return hr;
+  }
+  return createQuery(this, *desc, false, out);
 }
 
 HRESULT Device::CreatePredicate(const D3D11_QUERY_DESC* desc, ID3D11Predicate** out) {
-  if (!desc || !isPredicate(desc->Query))
+  if (out)
+    *out = nullptr;
+  if (!desc)
     return E_INVALIDARG;
-  return createQuery(this, *desc, out);
+  return createQuery(this, *desc, true, out);
 }
 
 }  // namespace triton::runtime

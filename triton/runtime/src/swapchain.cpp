@@ -129,8 +129,10 @@ public:
     if (!out)
       return DXGI_ERROR_INVALID_CALL;
     *out = nullptr;
-    // The bitblt models give out buffer 0 only; the flip models every buffer.
-    if (index >= buffers_.size() || (index > 0 && !flipModel(desc_.SwapEffect)))
+    // The discard models give out buffer 0 only; the sequential ones every buffer (Wine's
+    // dxgi and d3d11 suites: test_swapchain_parameters, test_swapchain_flip).
+    const bool discards = desc_.SwapEffect == DXGI_SWAP_EFFECT_DISCARD || desc_.SwapEffect == DXGI_SWAP_EFFECT_FLIP_DISCARD;
+    if (index >= buffers_.size() || (index > 0 && discards))
       return DXGI_ERROR_INVALID_CALL;
     return buffers_[index]->QueryInterface(riid, out);
   }

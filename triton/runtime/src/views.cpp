@@ -5,6 +5,8 @@
 // triton/view_ranges.h (dimension values and where each union keeps the range).
 
 #include "objects.h"
+#include "npt/validation/view_desc.h"
+#include "npt/validation/views.h"
 #include "triton/view_ranges.h"
 
 namespace triton::runtime {
@@ -16,7 +18,7 @@ using Lock = std::lock_guard<std::recursive_mutex>;
 template <class View, class Args, class Calc, class Create, class RtHandle, class Interface>
 HRESULT createView(Device* device, ID3D11Resource* resource, const typename View::DescType& desc, const Args& args,
                    Calc calc, Create create, RtHandle, Interface** out) {
-  auto view = std::make_unique<View>(device, resource, desc);
+  auto view = startCreating<View>(device, resource, desc);
   Lock lock(device->lock());
   const SIZE_T size = calc(device->handle(), &args);
   if (!size)
@@ -33,31 +35,35 @@ HRESULT createView(Device* device, ID3D11Resource* resource, const typename View
   return S_OK;
 }
 
-// The API description of a view: the caller's, or the default one of the whole
-// resource (the shape and range of the whole resource). Fills the shape and the range,
-// with an SRV's "all remaining mips" (-1) resolved against the resource.
-template <class Desc>
-bool describe(const views::Kind& kind, const ResourceInfo& info, const Desc* given, Desc& d, views::Shape& shape,
-              views::Range& range) {
-  if (given) {
-    d = *given;
-    if (!views::shapeOf(kind, UINT(d.ViewDimension), &shape))
-      return false;
-    range = views::readApiRange(kind, shape, d);
-    if (kind.mipRange && range.mipCount == UINT(-1))
-      range.mipCount = info.mipLevels - range.firstMip;
-  } else {
-    // A buffer view needs a description.
-    if (!views::resourceShape(kind, info.ddiDimension, info.arraySize, info.sampleCount, &shape) ||
-        shape == views::Shape::Buffer || shape == views::Shape::BufferEx)
-      return false;
-    range = views::wholeResource(kind, shape, info.mipLevels, info.arraySize, info.depth);
-    d = {};
-    d.Format = info.format;
-    views::writeApiRange(kind, shape, range, d);
-  }
-  if (d.Format == DXGI_FORMAT_UNKNOWN && info.type != D3D11_RESOURCE_DIMENSION_BUFFER)
-    d.Format = info.format;
+// The shape the rules complete a view description against.
+npt::validation::ResourceShape shapeOf(const ResourceInfo& info) {
+  npt::validation::ResourceShape shape;
+  shape.dimension = info.type;
+  shape.format = info.format;
+  shape.width = info.width;
+  shape.height = info.height;
+  shape.depth = info.depth;
+  shape.mipLevels = info.mipLevels;
+  shape.arraySize = info.arraySize;
+  shape.sampleCount = info.sampleCount;
+  shape.sampleQuality = info.sampleQuality;
+  shape.usage = info.usage;
+  shape.bindFlags = info.bindFlags;
+  shape.cpuAccessFlags = info.cpuFlags;
+  shape.miscFlags = info.miscFlags;
+  shape.structureByteStride = info.byteStride;
+  return shape;
+}
+
+// The API description of a view as Windows' runtime completes it (the caller's, or the
+// default view of the whole resource; npt/validation/view_desc.h), with the shape and
+// range the DDI arguments are written from.
+template <class Desc, class Complete>
+bool describe(const views::Kind& kind, const ResourceInfo& info, const Desc* given, Complete complete, Desc& d,
+              views::Shape& shape, views::Range& range) {
+  if (!complete(shapeOf(info), given, &d) || !views::shapeOf(kind, UINT(d.ViewDimension), &shape))
+    return false;
+  range = views::readApiRange(kind, shape, d);
   return true;
 }
 
@@ -77,16 +83,21 @@ Args ddiArgs(const views::Kind& kind, const ResourceRef& r, const Desc& d, views
 
 HRESULT Device::CreateShaderResourceView(ID3D11Resource* resource, const D3D11_SHADER_RESOURCE_VIEW_DESC* pDesc,
                                          ID3D11ShaderResourceView** out) {
+  if (out)
+    *out = nullptr;
   const views::Kind& kind = views::kShaderResourceView;
   const ResourceRef r = resourceRef(resource);
   if (!r.info)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateShaderResourceView(shapeOf(*r.info), pDesc, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_SHADER_RESOURCE_VIEW_DESC d{};
   views::Shape shape{};
   views::Range range;
-  if (!describe(kind, *r.info, pDesc, d, shape, range))
+  if (!describe(kind, *r.info, pDesc, npt::validation::completeShaderResourceViewDesc<D3D11_SHADER_RESOURCE_VIEW_DESC>, d,
+                shape, range))
     return E_INVALIDARG;
   auto a = ddiArgs<ddi::D3D11DDIARG_CREATESHADERRESOURCEVIEW>(kind, r, d, shape, range);
   if (shape == views::Shape::Buffer && r.info->ddiDimension == ddi::D3D11DDIRESOURCE_BUFFEREX) {
@@ -108,16 +119,21 @@ HRESULT Device::CreateShaderResourceView(ID3D11Resource* resource, const D3D11_S
 
 HRESULT Device::CreateRenderTargetView(ID3D11Resource* resource, const D3D11_RENDER_TARGET_VIEW_DESC* pDesc,
                                        ID3D11RenderTargetView** out) {
+  if (out)
+    *out = nullptr;
   const views::Kind& kind = views::kRenderTargetView;
   const ResourceRef r = resourceRef(resource);
   if (!r.info)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateRenderTargetView(shapeOf(*r.info), pDesc, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_RENDER_TARGET_VIEW_DESC d{};
   views::Shape shape{};
   views::Range range;
-  if (!describe(kind, *r.info, pDesc, d, shape, range))
+  if (!describe(kind, *r.info, pDesc, npt::validation::completeRenderTargetViewDesc<D3D11_RENDER_TARGET_VIEW_DESC>, d,
+                shape, range))
     return E_INVALIDARG;
   auto a = ddiArgs<ddi::D3D10DDIARG_CREATERENDERTARGETVIEW>(kind, r, d, shape, range);
   if (shape == views::Shape::Buffer)
@@ -132,16 +148,20 @@ HRESULT Device::CreateRenderTargetView(ID3D11Resource* resource, const D3D11_REN
 
 HRESULT Device::CreateDepthStencilView(ID3D11Resource* resource, const D3D11_DEPTH_STENCIL_VIEW_DESC* pDesc,
                                        ID3D11DepthStencilView** out) {
+  if (out)
+    *out = nullptr;
   const views::Kind& kind = views::kDepthStencilView;
   const ResourceRef r = resourceRef(resource);
-  if (!r.info || r.info->type == D3D11_RESOURCE_DIMENSION_BUFFER || r.info->type == D3D11_RESOURCE_DIMENSION_TEXTURE3D)
+  if (!r.info)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateDepthStencilView(shapeOf(*r.info), pDesc, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_DEPTH_STENCIL_VIEW_DESC d{};
   views::Shape shape{};
   views::Range range;
-  if (!describe(kind, *r.info, pDesc, d, shape, range))
+  if (!describe(kind, *r.info, pDesc, npt::validation::completeDepthStencilViewDesc, d, shape, range))
     return E_INVALIDARG;
   auto a = ddiArgs<ddi::D3D11DDIARG_CREATEDEPTHSTENCILVIEW>(kind, r, d, shape, range);
   a.Flags = d.Flags & (D3D11_DSV_READ_ONLY_DEPTH | D3D11_DSV_READ_ONLY_STENCIL);   // value-equal
@@ -155,16 +175,21 @@ HRESULT Device::CreateDepthStencilView(ID3D11Resource* resource, const D3D11_DEP
 
 HRESULT Device::CreateUnorderedAccessView(ID3D11Resource* resource, const D3D11_UNORDERED_ACCESS_VIEW_DESC* pDesc,
                                           ID3D11UnorderedAccessView** out) {
+  if (out)
+    *out = nullptr;
   const views::Kind& kind = views::kUnorderedAccessView;
   const ResourceRef r = resourceRef(resource);
   if (!r.info)
     return E_INVALIDARG;
+  if (const HRESULT hr = refusalOf(npt::validation::validateUnorderedAccessView(shapeOf(*r.info), pDesc, limits())))
+    return hr;
   if (!out)
     return S_FALSE;
   D3D11_UNORDERED_ACCESS_VIEW_DESC d{};
   views::Shape shape{};
   views::Range range;
-  if (!describe(kind, *r.info, pDesc, d, shape, range))
+  if (!describe(kind, *r.info, pDesc, npt::validation::completeUnorderedAccessViewDesc<D3D11_UNORDERED_ACCESS_VIEW_DESC>,
+                d, shape, range))
     return E_INVALIDARG;
   auto a = ddiArgs<ddi::D3D11DDIARG_CREATEUNORDEREDACCESSVIEW>(kind, r, d, shape, range);
   if (shape == views::Shape::Buffer) {

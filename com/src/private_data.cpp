@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "private_data.h"
+#include "npt/com/private_data.h"
 
 #include <cstring>
 
-namespace npt::guest {
+namespace npt::com {
 
 PrivateDataStore::~PrivateDataStore() {
   for (Entry& e : m_entries)
@@ -83,4 +83,4 @@ HRESULT PrivateDataStore::setInterface(REFGUID guid, const IUnknown* object) {
   return S_OK;
 }
 
-}
+}  // namespace npt::com

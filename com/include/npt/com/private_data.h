@@ -7,9 +7,10 @@
 #include <d3d11_4.h>
 
 // Private data of D3D11 device children and DXGI objects: SetPrivateData,
-// SetPrivateDataInterface, GetPrivateData with the HRESULTs Windows returns
-// (checked by Wine's d3d11/dxgi tests). A local answer: never on the wire.
-namespace npt::guest {
+// SetPrivateDataInterface, GetPrivateData with the HRESULTs Windows returns (checked by
+// Wine's d3d11/dxgi tests), for both runtimes of the guest: Neptune's d3d11.dll/dxgi.dll
+// and Triton's API-level runtime. A local answer: never on the wire.
+namespace npt::com {
 
 class PrivateDataStore {
 public:
@@ -40,4 +41,4 @@ private:
   std::vector<Entry> m_entries;
 };
 
-}
+}  // namespace npt::com
