@@ -114,6 +114,10 @@ Outcome runTransport(const uint8_t* data, size_t size) {
       break;
     if (!context.has_work() && context.enter_idle())
       context.leave_idle();
+    // has_work() ends the context on a ring head past the end: what the guest writes after
+    // that is its own business, and the check below reads what the host wrote.
+    if (context.fatal() != FatalReason::None)
+      break;
     guest.apply();
   }
 

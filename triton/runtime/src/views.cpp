@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Views: the API description (or the default one the runtime derives from the
-// resource) onto the DDI's create arguments, which name the resource's dimension. The
-// four kinds share one path; what differs between them is the data of
-// triton/view_ranges.h (dimension values and where each union keeps the range).
+// Views: the API description, checked and completed by the rules as Windows' runtime does
+// (npt/validation/views.h, view_desc.h), onto the DDI's create arguments, which name the
+// resource's dimension. The four kinds share one path; what differs between them is the
+// data of triton/view_ranges.h (dimension values and where each union keeps the range).
 
 #include "objects.h"
 #include "npt/validation/view_desc.h"
